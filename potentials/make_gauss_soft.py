@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Writes the soft Gaussian-core potential used by examples/table_r2 in both input
+forms of pair_style table/r2:
+
+  gauss_soft.table  LAMMPS pair-table format (r, E, F samples), keyword GAUSS_SOFT
+  gauss_soft.coeff  per-interval r^2-spline coefficients (COEFF format), same keyword
+
+Potential (LJ units), with z = r^2, g(z) = exp(-z / (2 s^2)), zc = rc^2:
+    U(z) = A [ g(z) - g(zc) - g'(zc) (z - zc) ]   for r < rc,
+shifted in value and slope at the cutoff so energy and force both go to zero there.
+A = 8, s = 0.5, rc = 2.
+
+The coefficient file is fitted here, independently of the C++ code: a clamped cubic
+spline in z through the exact knot values with the exact end slopes dU/dz. The unit
+tests compare it with what table/r2 fits from gauss_soft.table and with the formula.
+Plain Python 3, no modules beyond math.
+"""
+import math
+import os
+
+A, S, RC = 8.0, 0.5, 2.0
+ZC = RC * RC
+
+
+def g(z):
+    return math.exp(-z / (2 * S * S))
+
+
+def dg(z):
+    return -g(z) / (2 * S * S)
+
+
+def energy(r):
+    z = r * r
+    return A * (g(z) - g(ZC) - dg(ZC) * (z - ZC))
+
+
+def dudz(z):
+    return A * (dg(z) - dg(ZC))
+
+
+def force(r):  # F = -dU/dr = -2 r dU/dz
+    return -2.0 * r * dudz(r * r)
+
+
+def clamped_spline(v, h, s0, sn):
+    """Coefficients c0..c3 per interval of the clamped cubic spline through v."""
+    n = len(v) - 1
+    a = [0.0] * (n + 1); b = [0.0] * (n + 1); c = [0.0] * (n + 1); d = [0.0] * (n + 1)
+    b[0], c[0], d[0] = 2.0, 1.0, 6.0 / h * ((v[1] - v[0]) / h - s0)
+    for i in range(1, n):
+        a[i], b[i], c[i] = 1.0, 4.0, 1.0
+        d[i] = 6.0 * (v[i + 1] - 2 * v[i] + v[i - 1]) / (h * h)
+    a[n], b[n], d[n] = 1.0, 2.0, 6.0 / h * (sn - (v[n] - v[n - 1]) / h)
+    for i in range(1, n + 1):
+        w = a[i] / b[i - 1]
+        b[i] -= w * c[i - 1]
+        d[i] -= w * d[i - 1]
+    m = [0.0] * (n + 1)
+    m[n] = d[n] / b[n]
+    for i in range(n - 1, -1, -1):
+        m[i] = (d[i] - c[i] * m[i + 1]) / b[i]
+    return [(v[k], (v[k + 1] - v[k]) / h - h * (2 * m[k] + m[k + 1]) / 6.0, 0.5 * m[k],
+             (m[k + 1] - m[k]) / (6.0 * h)) for k in range(n)]
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    header = ("# soft Gaussian core, A = %g, s = %g, rc = %g (LJ units), value and slope shifted to 0 "
+              "at rc\n# written by potentials/make_gauss_soft.py\n\n" % (A, S, RC))
+
+    n = 501
+    with open(os.path.join(here, "gauss_soft.table"), "w") as out:
+        out.write(header)
+        out.write("GAUSS_SOFT\nN %d R 0.0 %g\n\n" % (n, RC))
+        for i in range(n):
+            r = RC * i / (n - 1)
+            out.write("%d %.10f %.16e %.16e\n" % (i + 1, r, energy(r), force(r)))
+
+    n = 400
+    dz = ZC / n
+    knots = [energy(math.sqrt(k * dz)) for k in range(n + 1)]
+    coeff = clamped_spline(knots, dz, dudz(0.0), dudz(ZC))
+    with open(os.path.join(here, "gauss_soft.coeff"), "w") as out:
+        out.write(header)
+        out.write("GAUSS_SOFT\nN %d COEFF 0.0 %g\n\n" % (n, RC))
+        for k, c in enumerate(coeff):
+            out.write("%d %.16e %.16e %.16e %.16e\n" % (k + 1, c[0], c[1], c[2], c[3]))
+
+
+if __name__ == "__main__":
+    main()
