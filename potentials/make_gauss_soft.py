@@ -14,9 +14,13 @@ The coefficient file is fitted here, independently of the C++ code: a clamped cu
 spline in z through the exact knot values with the exact end slopes dU/dz. The unit
 tests compare it with what table/r2 fits from gauss_soft.table and with the formula.
 Plain Python 3, no modules beyond math.
+
+With arguments, `make_gauss_soft.py A S RC KEYWORD OUTFILE`, it writes only a
+coefficient file for other parameters (the LAMMPS harness tests use one in real units).
 """
 import math
 import os
+import sys
 
 A, S, RC = 8.0, 0.5, 2.0
 ZC = RC * RC
@@ -64,28 +68,47 @@ def clamped_spline(v, h, s0, sn):
              (m[k + 1] - m[k]) / (6.0 * h)) for k in range(n)]
 
 
+def header():
+    return ("# soft Gaussian core, A = %g, s = %g, rc = %g, value and slope shifted to 0 "
+            "at rc\n# written by potentials/make_gauss_soft.py\n\n" % (A, S, RC))
+
+
+def write_coeff(path, keyword, n):
+    dz = ZC / n
+    knots = [energy(math.sqrt(k * dz)) for k in range(n + 1)]
+    coeff = clamped_spline(knots, dz, dudz(0.0), dudz(ZC))
+    with open(path, "w") as out:
+        out.write(header())
+        out.write("%s\nN %d COEFF 0.0 %g\n\n" % (keyword, n, RC))
+        for k, c in enumerate(coeff):
+            out.write("%d %.16e %.16e %.16e %.16e\n" % (k + 1, c[0], c[1], c[2], c[3]))
+
+
 def main():
+    global A, S, RC, ZC
+    if len(sys.argv) == 6:
+        A, S, RC = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+        ZC = RC * RC
+        write_coeff(sys.argv[5], sys.argv[4], 400)
+        return
     here = os.path.dirname(os.path.abspath(__file__))
-    header = ("# soft Gaussian core, A = %g, s = %g, rc = %g (LJ units), value and slope shifted to 0 "
-              "at rc\n# written by potentials/make_gauss_soft.py\n\n" % (A, S, RC))
 
     n = 501
     with open(os.path.join(here, "gauss_soft.table"), "w") as out:
-        out.write(header)
+        out.write(header())
         out.write("GAUSS_SOFT\nN %d R 0.0 %g\n\n" % (n, RC))
         for i in range(n):
             r = RC * i / (n - 1)
             out.write("%d %.10f %.16e %.16e\n" % (i + 1, r, energy(r), force(r)))
+        # LAMMPS's own pair_style table rejects a table that starts at r = 0: the same
+        # potential from r = 0.004 for comparisons with it (examples/table_r2/in.check)
+        out.write("\n# the same from r = 0.004, for LAMMPS pair_style table\n")
+        out.write("GAUSS_SOFT_FROM_0.004\nN %d R 0.004 %g\n\n" % (n - 1, RC))
+        for i in range(1, n):
+            r = RC * i / (n - 1)
+            out.write("%d %.10f %.16e %.16e\n" % (i, r, energy(r), force(r)))
 
-    n = 400
-    dz = ZC / n
-    knots = [energy(math.sqrt(k * dz)) for k in range(n + 1)]
-    coeff = clamped_spline(knots, dz, dudz(0.0), dudz(ZC))
-    with open(os.path.join(here, "gauss_soft.coeff"), "w") as out:
-        out.write(header)
-        out.write("GAUSS_SOFT\nN %d COEFF 0.0 %g\n\n" % (n, RC))
-        for k, c in enumerate(coeff):
-            out.write("%d %.16e %.16e %.16e %.16e\n" % (k + 1, c[0], c[1], c[2], c[3]))
+    write_coeff(os.path.join(here, "gauss_soft.coeff"), "GAUSS_SOFT", 400)
 
 
 if __name__ == "__main__":

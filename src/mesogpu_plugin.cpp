@@ -5,6 +5,7 @@
 #include "lammpsplugin.h"
 #include "version.h"
 
+#include "mesogpu_info.h"
 #include "pair_table_r2.h"
 
 using namespace LAMMPS_NS;
@@ -13,6 +14,10 @@ namespace {
 Pair *table_r2_creator(LAMMPS *lmp)
 {
   return new PairTableR2(lmp);
+}
+Command *mesogpu_info_creator(LAMMPS *lmp)
+{
+  return new MesogpuInfo(lmp);
 }
 }    // namespace
 
@@ -29,5 +34,11 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   plugin.name = "table/r2";
   plugin.info = "mesogpu: tabulated pair potential, C2 spline of the energy on an r^2 grid";
   plugin.creator.v1 = (lammpsplugin_factory1 *) &table_r2_creator;
+  (*register_plugin)(&plugin, lmp);
+
+  plugin.style = "command";
+  plugin.name = "mesogpu";
+  plugin.info = "mesogpu: 'mesogpu info' prints the plugin build and visible CUDA devices";
+  plugin.creator.v1 = (lammpsplugin_factory1 *) &mesogpu_info_creator;
   (*register_plugin)(&plugin, lmp);
 }

@@ -25,7 +25,7 @@ using mesogpu::physics::TableR2View;
 /* ---------------------------------------------------------------------- */
 
 PairTableR2::PairTableR2(LAMMPS *lmp) :
-    Pair(lmp), n_intervals(0), inner(InnerMode::error), tabindex(nullptr), cut(nullptr)
+    Pair(lmp), n_intervals(0), inner(InnerMode::error), tabindex(nullptr), cut(nullptr), offset(nullptr)
 {
   restartinfo = 1;    // the fitted coefficients travel in the restart file
   writedata = 1;      // data files record file, keyword and cutoff of each pair
@@ -42,6 +42,7 @@ PairTableR2::~PairTableR2()
     memory->destroy(cutsq);
     memory->destroy(tabindex);
     memory->destroy(cut);
+    memory->destroy(offset);
   }
 }
 
@@ -152,11 +153,13 @@ void PairTableR2::allocate()
   memory->create(cutsq, np1, np1, "pair:cutsq");
   memory->create(tabindex, np1, np1, "pair:tabindex");
   memory->create(cut, np1, np1, "pair:cut");
+  memory->create(offset, np1, np1, "pair:offset");
   for (int i = 0; i < np1; i++)
     for (int j = 0; j < np1; j++) {
       setflag[i][j] = 0;
       tabindex[i][j] = -1;
       cut[i][j] = 0.0;
+      offset[i][j] = 0.0;
     }
 }
 
@@ -196,6 +199,7 @@ void PairTableR2::settings(int narg, char **arg)
     memory->destroy(cutsq);
     memory->destroy(tabindex);
     memory->destroy(cut);
+    memory->destroy(offset);
     allocated = 0;
   }
   tables.clear();
@@ -243,10 +247,6 @@ void PairTableR2::coeff(int narg, char **arg)
     try {
       mesogpu::TableR2Section section = mesogpu::read_table_r2_section(t.file, t.keyword);
       mesogpu::TableR2Spline spline = mesogpu::make_table_r2_spline(section, cut_one, n_intervals);
-      t.n = spline.n;
-      t.z_lo = spline.z_lo;
-      t.dz = spline.dz;
-      t.coeff = std::move(spline.coeff);
       if (section.kind == mesogpu::TableR2Section::Kind::coefficients) {
         const double jump = mesogpu::table_r2_max_c0_jump(spline);
         if (jump > 1e-6)
@@ -256,6 +256,10 @@ void PairTableR2::coeff(int narg, char **arg)
                          t.keyword, t.file, jump);
       }
       if (cut_one == 0.0) t.cut = std::sqrt(spline.z_hi());
+      t.n = spline.n;
+      t.z_lo = spline.z_lo;
+      t.dz = spline.dz;
+      t.coeff = std::move(spline.coeff);
     } catch (mesogpu::TableR2Error &e) {
       message = e.what();
     } catch (std::exception &e) {

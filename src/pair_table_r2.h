@@ -52,6 +52,7 @@ class PairTableR2 : public Pair {
   std::vector<Table> tables;
   int **tabindex;                      // table of each type pair (-1 if none)
   double **cut;
+  double **offset;                     // energy at the cutoff (pair_modify shift yes)
 
   virtual void allocate();
   mesogpu::physics::TableR2View<double> view(int itable) const;

@@ -1,0 +1,21 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   mesogpu - command "mesogpu info": prints how the plugin was built (version,
+   CUDA engine, precision) and the CUDA devices this process can see.
+------------------------------------------------------------------------- */
+
+#ifndef MESOGPU_MESOGPU_INFO_H
+#define MESOGPU_MESOGPU_INFO_H
+
+#include "command.h"
+
+namespace LAMMPS_NS {
+
+class MesogpuInfo : public Command {
+ public:
+  MesogpuInfo(class LAMMPS *lmp) : Command(lmp) {}
+  void command(int, char **) override;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
