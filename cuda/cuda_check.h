@@ -6,12 +6,12 @@
 #include <stdexcept>
 #include <string>
 
-#define MESOGPU_CUDA_CALL(call)                                                                 \
-  do {                                                                                          \
-    cudaError_t err_ = (call);                                                                  \
-    if (err_ != cudaSuccess)                                                                    \
-      throw std::runtime_error(std::string("mesogpu CUDA error: ") + cudaGetErrorString(err_) + \
-                               " in " #call " at " __FILE__ ":" + std::to_string(__LINE__));    \
+#define MESOGPU_CUDA_CALL(call)                                                                    \
+  do {                                                                                             \
+    cudaError_t err_ = (call);                                                                     \
+    if (err_ != cudaSuccess)                                                                       \
+      throw std::runtime_error(std::string("mesogpu CUDA error: ") + cudaGetErrorString(err_) +    \
+                               " in " #call " at " __FILE__ ":" + std::to_string(__LINE__));       \
   } while (0)
 
 // after a kernel launch: launch errors now, execution errors at the next sync

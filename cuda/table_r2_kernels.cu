@@ -14,8 +14,8 @@ namespace cuda {
   namespace {
 
     template <typename Real>
-    __global__ void evaluate_table_r2_kernel(physics::TableR2View<Real> table, const Real *rsq, int count,
-                                             Real *fdivr, Real *energy, int *ok)
+    __global__ void evaluate_table_r2_kernel(physics::TableR2View<Real> table, const Real *rsq,
+                                             int count, Real *fdivr, Real *energy, int *ok)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= count) return;
@@ -49,8 +49,10 @@ namespace cuda {
       auto d_f = device_alloc<Real>(count);
       auto d_e = device_alloc<Real>(count);
       auto d_ok = device_alloc<int>(count);
-      MESOGPU_CUDA_CALL(cudaMemcpy(d_coeff.get(), coeff.data(), coeff.size() * sizeof(Real), cudaMemcpyHostToDevice));
-      MESOGPU_CUDA_CALL(cudaMemcpy(d_rsq.get(), rsq.data(), count * sizeof(Real), cudaMemcpyHostToDevice));
+      MESOGPU_CUDA_CALL(cudaMemcpy(d_coeff.get(), coeff.data(), coeff.size() * sizeof(Real),
+                                   cudaMemcpyHostToDevice));
+      MESOGPU_CUDA_CALL(
+          cudaMemcpy(d_rsq.get(), rsq.data(), count * sizeof(Real), cudaMemcpyHostToDevice));
 
       physics::TableR2View<Real> view;
       view.coeff = d_coeff.get();
@@ -63,13 +65,17 @@ namespace cuda {
       const int block = 256;
       const int grid = (count + block - 1) / block;
       if (count > 0) {
-        evaluate_table_r2_kernel<Real><<<grid, block>>>(view, d_rsq.get(), count, d_f.get(), d_e.get(), d_ok.get());
+        evaluate_table_r2_kernel<Real>
+            <<<grid, block>>>(view, d_rsq.get(), count, d_f.get(), d_e.get(), d_ok.get());
         MESOGPU_CUDA_LAUNCH_CHECK();
       }
       MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
-      MESOGPU_CUDA_CALL(cudaMemcpy(f.data(), d_f.get(), count * sizeof(Real), cudaMemcpyDeviceToHost));
-      MESOGPU_CUDA_CALL(cudaMemcpy(e.data(), d_e.get(), count * sizeof(Real), cudaMemcpyDeviceToHost));
-      MESOGPU_CUDA_CALL(cudaMemcpy(ok.data(), d_ok.get(), count * sizeof(int), cudaMemcpyDeviceToHost));
+      MESOGPU_CUDA_CALL(
+          cudaMemcpy(f.data(), d_f.get(), count * sizeof(Real), cudaMemcpyDeviceToHost));
+      MESOGPU_CUDA_CALL(
+          cudaMemcpy(e.data(), d_e.get(), count * sizeof(Real), cudaMemcpyDeviceToHost));
+      MESOGPU_CUDA_CALL(
+          cudaMemcpy(ok.data(), d_ok.get(), count * sizeof(int), cudaMemcpyDeviceToHost));
       fdivr.assign(f.begin(), f.end());
       energy.assign(e.begin(), e.end());
     }
@@ -77,7 +83,8 @@ namespace cuda {
   }    // namespace
 
   void evaluate_table_r2(const TableR2Host &table, const std::vector<double> &rsq, bool single,
-                         std::vector<double> &fdivr, std::vector<double> &energy, std::vector<int> &ok)
+                         std::vector<double> &fdivr, std::vector<double> &energy,
+                         std::vector<int> &ok)
   {
     if (single)
       run<float>(table, rsq, fdivr, energy, ok);

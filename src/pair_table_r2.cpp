@@ -25,7 +25,8 @@ using mesogpu::physics::TableR2View;
 /* ---------------------------------------------------------------------- */
 
 PairTableR2::PairTableR2(LAMMPS *lmp) :
-    Pair(lmp), n_intervals(0), inner(InnerMode::error), tabindex(nullptr), cut(nullptr), offset(nullptr)
+    Pair(lmp), n_intervals(0), inner(InnerMode::error), tabindex(nullptr), cut(nullptr),
+    offset(nullptr)
 {
   restartinfo = 1;    // the fitted coefficients travel in the restart file
   writedata = 1;      // data files record file, keyword and cutoff of each pair
@@ -66,10 +67,11 @@ TableR2View<double> PairTableR2::view(int itable) const
 void PairTableR2::below_table(int itable, double rsq, tagint itag, tagint jtag)
 {
   const Table &t = tables[itable];
-  error->one(FLERR,
-             "Pair table/r2: atoms {} and {} are {:.8g} apart, below the start {:.8g} of table '{}' "
-             "in file {}; use a table that starts closer or 'pair_style table/r2 {} inner clamp'",
-             itag, jtag, sqrt(rsq), sqrt(t.z_lo), t.keyword, t.file, n_intervals);
+  error->one(
+      FLERR,
+      "Pair table/r2: atoms {} and {} are {:.8g} apart, below the start {:.8g} of table '{}' "
+      "in file {}; use a table that starts closer or 'pair_style table/r2 {} inner clamp'",
+      itag, jtag, sqrt(rsq), sqrt(t.z_lo), t.keyword, t.file, n_intervals);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -173,7 +175,8 @@ void PairTableR2::settings(int narg, char **arg)
 
   n_intervals = utils::inumeric(FLERR, arg[0], false, lmp);
   if (n_intervals < 2 || n_intervals > 100000000)
-    error->all(FLERR, "Pair style table/r2: N = {} spline intervals is out of range (2 <= N <= 1e8)",
+    error->all(FLERR,
+               "Pair style table/r2: N = {} spline intervals is out of range (2 <= N <= 1e8)",
                n_intervals);
 
   inner = InnerMode::error;
@@ -223,7 +226,8 @@ void PairTableR2::bcast_table(Table &t)
 
 void PairTableR2::coeff(int narg, char **arg)
 {
-  if (narg != 4 && narg != 5) error->all(FLERR, "Pair coeff for table/r2: expected 'I J file keyword [cutoff]'");
+  if (narg != 4 && narg != 5)
+    error->all(FLERR, "Pair coeff for table/r2: expected 'I J file keyword [cutoff]'");
   if (!allocated) allocate();
 
   int ilo, ihi, jlo, jhi;
@@ -233,7 +237,8 @@ void PairTableR2::coeff(int narg, char **arg)
   double cut_one = 0.0;
   if (narg == 5) {
     cut_one = utils::numeric(FLERR, arg[4], false, lmp);
-    if (cut_one <= 0.0) error->all(FLERR, "Pair coeff for table/r2: cutoff must be > 0, got {}", arg[4]);
+    if (cut_one <= 0.0)
+      error->all(FLERR, "Pair coeff for table/r2: cutoff must be > 0, got {}", arg[4]);
   }
 
   Table t;
@@ -287,7 +292,9 @@ void PairTableR2::coeff(int narg, char **arg)
       count++;
     }
   }
-  if (count == 0) error->all(FLERR, "Incorrect args for pair coefficients (no type pair I <= J in {} {})", arg[0], arg[1]);
+  if (count == 0)
+    error->all(FLERR, "Incorrect args for pair coefficients (no type pair I <= J in {} {})", arg[0],
+               arg[1]);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -306,7 +313,8 @@ double PairTableR2::init_one(int i, int j)
   offset[i][j] = 0.0;
   if (offset_flag) {
     double fdummy;
-    EvaluatorTableR2<double>(cut[i][j] * cut[i][j], view(tabindex[i][j])).evaluate(fdummy, offset[i][j]);
+    EvaluatorTableR2<double>(cut[i][j] * cut[i][j], view(tabindex[i][j]))
+        .evaluate(fdummy, offset[i][j]);
   }
   offset[j][i] = offset[i][j];
   return cut[i][j];

@@ -36,23 +36,23 @@ class PairTableR2 : public Pair {
 
   // one fitted table; public so the device part can upload it
   struct Table {
-    int n = 0;                   // intervals
-    double z_lo = 0.0, dz = 0.0; // grid in r^2
-    std::vector<double> coeff;   // 4 n spline coefficients
-    std::string file, keyword;   // where it came from (for write_data and messages)
-    double cut = 0.0;            // cutoff given with pair_coeff (0: end of table)
+    int n = 0;                      // intervals
+    double z_lo = 0.0, dz = 0.0;    // grid in r^2
+    std::vector<double> coeff;      // 4 n spline coefficients
+    std::string file, keyword;      // where it came from (for write_data and messages)
+    double cut = 0.0;               // cutoff given with pair_coeff (0: end of table)
   };
   const std::vector<Table> &get_tables() const { return tables; }
   int table_index(int i, int j) const { return tabindex[i][j]; }
   mesogpu::physics::InnerMode inner_mode() const { return inner; }
 
  protected:
-  int n_intervals;                     // N of pair_style: spline intervals when resampling
-  mesogpu::physics::InnerMode inner;   // below the table start: error or clamp
+  int n_intervals;                      // N of pair_style: spline intervals when resampling
+  mesogpu::physics::InnerMode inner;    // below the table start: error or clamp
   std::vector<Table> tables;
-  int **tabindex;                      // table of each type pair (-1 if none)
+  int **tabindex;    // table of each type pair (-1 if none)
   double **cut;
-  double **offset;                     // energy at the cutoff (pair_modify shift yes)
+  double **offset;    // energy at the cutoff (pair_modify shift yes)
 
   virtual void allocate();
   mesogpu::physics::TableR2View<double> view(int itable) const;

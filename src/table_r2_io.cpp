@@ -48,7 +48,10 @@ namespace {
       return false;
     }
 
-    [[noreturn]] void fail(const std::string &what) const { throw TableR2Error(file, lineno, what); }
+    [[noreturn]] void fail(const std::string &what) const
+    {
+      throw TableR2Error(file, lineno, what);
+    }
 
     double number(const std::string &word, const char *what) const
     {
@@ -56,7 +59,8 @@ namespace {
       char *end = nullptr;
       errno = 0;
       double v = std::strtod(s, &end);
-      if (end == s || *end != '\0') fail(std::string("expected a number for ") + what + ", got '" + word + "'");
+      if (end == s || *end != '\0')
+        fail(std::string("expected a number for ") + what + ", got '" + word + "'");
       if (!std::isfinite(v) || errno == ERANGE)
         fail(std::string(what) + " is not a finite number: '" + word + "'");
       return v;
@@ -85,12 +89,14 @@ namespace {
     const double e0 = s.e[k], e1 = s.e[k + 1];
     const double m0 = -s.f[k] * h, m1 = -s.f[k + 1] * h;
     const double t2 = t * t, t3 = t2 * t;
-    e = (2 * t3 - 3 * t2 + 1) * e0 + (t3 - 2 * t2 + t) * m0 + (-2 * t3 + 3 * t2) * e1 + (t3 - t2) * m1;
+    e = (2 * t3 - 3 * t2 + 1) * e0 + (t3 - 2 * t2 + t) * m0 + (-2 * t3 + 3 * t2) * e1 +
+        (t3 - t2) * m1;
     dedr = ((6 * t2 - 6 * t) * e0 + (3 * t2 - 4 * t + 1) * m0 + (-6 * t2 + 6 * t) * e1 +
             (3 * t2 - 2 * t) * m1) /
-        h;
+           h;
     if (d2edr2)
-      *d2edr2 = ((12 * t - 6) * e0 + (6 * t - 4) * m0 + (-12 * t + 6) * e1 + (6 * t - 2) * m1) / (h * h);
+      *d2edr2 =
+          ((12 * t - 6) * e0 + (6 * t - 4) * m0 + (-12 * t + 6) * e1 + (6 * t - 2) * m1) / (h * h);
   }
 
 }    // namespace
@@ -162,19 +168,20 @@ TableR2Section read_table_r2_section(const std::string &file, const std::string 
     if (k == 1) s.first_data_line = rd.lineno;
     if (w.size() != nfield)
       rd.fail("expected " + std::to_string(nfield) + " values " + layout + ", got " +
-              std::to_string(w.size()) + " (line " + std::to_string(k) + " of N = " +
-              std::to_string(n) + " in keyword '" + keyword + "')");
+              std::to_string(w.size()) + " (line " + std::to_string(k) +
+              " of N = " + std::to_string(n) + " in keyword '" + keyword + "')");
     long idx = rd.integer(w[0], "the line index");
     if (idx != k)
-      rd.fail("line index " + w[0] + " where " + std::to_string(k) + " was expected (N = " +
-              std::to_string(n) + ")");
+      rd.fail("line index " + w[0] + " where " + std::to_string(k) +
+              " was expected (N = " + std::to_string(n) + ")");
     if (coeff) {
       for (int c = 0; c < 4; ++c) s.coeff.push_back(rd.number(w[1 + c], "a coefficient"));
     } else {
       double r = rd.number(w[1], "r");
       if (r < 0.0) rd.fail("r must not be negative, got " + w[1]);
       if (!s.r.empty() && r <= s.r.back())
-        rd.fail("r values must increase (got " + w[1] + " after " + std::to_string(s.r.back()) + ")");
+        rd.fail("r values must increase (got " + w[1] + " after " + std::to_string(s.r.back()) +
+                ")");
       s.r.push_back(r);
       s.e.push_back(rd.number(w[2], "E"));
       s.f.push_back(rd.number(w[3], "F"));
@@ -262,8 +269,8 @@ TableR2Spline make_table_r2_spline(const TableR2Section &s, double cutoff, int n
   if (cutoff <= 0.0) cutoff = r_hi;
   if (cutoff <= r_lo || cutoff > r_hi * (1.0 + 1e-12)) {
     std::ostringstream msg;
-    msg << "cutoff " << cutoff << " lies outside table '" << s.keyword << "' (" << r_lo << " < cutoff <= "
-        << r_hi << ")";
+    msg << "cutoff " << cutoff << " lies outside table '" << s.keyword << "' (" << r_lo
+        << " < cutoff <= " << r_hi << ")";
     throw TableR2Error(s.file, 0, msg.str());
   }
 

@@ -38,18 +38,18 @@ struct TableR2Section {
   enum class Kind { samples, coefficients };
   std::string file, keyword;
   Kind kind = Kind::samples;
-  int n = 0;                       // data lines in the section
-  int first_data_line = 0;         // line number of the first data line (for messages)
-  std::vector<double> r, e, f;     // samples: r (after R/RSQ if given), energy, force
-  double r_lo = 0.0, r_hi = 0.0;   // coefficients: grid bounds in r
-  std::vector<double> coeff;       // coefficients: 4 n values
+  int n = 0;                        // data lines in the section
+  int first_data_line = 0;          // line number of the first data line (for messages)
+  std::vector<double> r, e, f;      // samples: r (after R/RSQ if given), energy, force
+  double r_lo = 0.0, r_hi = 0.0;    // coefficients: grid bounds in r
+  std::vector<double> coeff;        // coefficients: 4 n values
 };
 
 // A ready table: what the evaluator needs (see src/physics/table_r2.h).
 struct TableR2Spline {
-  int n = 0;                 // intervals
+  int n = 0;    // intervals
   double z_lo = 0.0, dz = 0.0;
-  std::vector<double> coeff; // 4 n values c0 c1 c2 c3 per interval
+  std::vector<double> coeff;    // 4 n values c0 c1 c2 c3 per interval
   double z_hi() const { return z_lo + n * dz; }
 };
 

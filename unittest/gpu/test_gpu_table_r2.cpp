@@ -16,8 +16,14 @@
 
 namespace {
 
-double lj_e(double r) { return 4.0 * (std::pow(r, -12) - std::pow(r, -6)); }
-double lj_f(double r) { return 4.0 * (12.0 * std::pow(r, -13) - 6.0 * std::pow(r, -7)); }
+double lj_e(double r)
+{
+  return 4.0 * (std::pow(r, -12) - std::pow(r, -6));
+}
+double lj_f(double r)
+{
+  return 4.0 * (12.0 * std::pow(r, -13) - 6.0 * std::pow(r, -7));
+}
 
 mesogpu::cuda::TableR2Host lj_table(int inner)
 {
@@ -53,8 +59,8 @@ void compare(bool single)
   std::vector<int> ok;
   mesogpu::cuda::evaluate_table_r2(t, rsq, single, f, e, ok);
 
-  mesogpu::physics::TableR2View<double> v{t.coeff.data(), t.z_lo, t.dz, 1.0 / t.dz, t.n,
-                                          mesogpu::physics::InnerMode::error};
+  mesogpu::physics::TableR2View<double> v{
+      t.coeff.data(), t.z_lo, t.dz, 1.0 / t.dz, t.n, mesogpu::physics::InnerMode::error};
   // float: relative error of a Horner cubic with float delta, plus the cancellation in
   // delta = z - z_k (|z| ulp over the local slope); double: a few ulp
   const double tol_e = single ? 5e-5 : 1e-12, tol_f = single ? 2e-3 : 1e-10;
@@ -78,8 +84,14 @@ void compare(bool single)
 
 }    // namespace
 
-TEST(GpuTableR2, DoubleMatchesCpu) { compare(false); }
-TEST(GpuTableR2, FloatMatchesCpu) { compare(true); }
+TEST(GpuTableR2, DoubleMatchesCpu)
+{
+  compare(false);
+}
+TEST(GpuTableR2, FloatMatchesCpu)
+{
+  compare(true);
+}
 
 int main(int argc, char **argv)
 {

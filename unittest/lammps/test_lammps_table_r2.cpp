@@ -25,8 +25,14 @@ using LAMMPS_NS::LAMMPS;
 
 namespace {
 
-double lj_e(double r) { return 4.0 * (std::pow(r, -12) - std::pow(r, -6)); }
-double lj_f(double r) { return 4.0 * (12.0 * std::pow(r, -13) - 6.0 * std::pow(r, -7)); }
+double lj_e(double r)
+{
+  return 4.0 * (std::pow(r, -12) - std::pow(r, -6));
+}
+double lj_f(double r)
+{
+  return 4.0 * (12.0 * std::pow(r, -13) - 6.0 * std::pow(r, -7));
+}
 
 std::string tmp_name(const std::string &stem)
 {
@@ -250,14 +256,18 @@ TEST_F(TableR2Lammps, CommandErrorsNameTheProblem)
   cmd("region box block 0 3 0 3 0 3");
   cmd("create_box 2 box");
   EXPECT_NE(error_of("pair_style table/r2").find("Illegal pair_style table/r2"), std::string::npos);
-  EXPECT_NE(error_of("pair_style table/r2 1").find("N = 1 spline intervals is out of range"), std::string::npos);
-  EXPECT_NE(error_of("pair_style table/r2 100 inner soft").find("unknown inner mode 'soft'"), std::string::npos);
-  EXPECT_NE(error_of("pair_style table/r2 100 linear").find("unknown keyword 'linear'"), std::string::npos);
+  EXPECT_NE(error_of("pair_style table/r2 1").find("N = 1 spline intervals is out of range"),
+            std::string::npos);
+  EXPECT_NE(error_of("pair_style table/r2 100 inner soft").find("unknown inner mode 'soft'"),
+            std::string::npos);
+  EXPECT_NE(error_of("pair_style table/r2 100 linear").find("unknown keyword 'linear'"),
+            std::string::npos);
   cmd("pair_style table/r2 100");
   std::string msg = error_of("pair_coeff 1 1 " + table + " NOPE");
   EXPECT_NE(msg.find("file " + table + ": keyword 'NOPE' not found"), std::string::npos) << msg;
   msg = error_of("pair_coeff 1 1 " + table + " LJ 3.0");
-  EXPECT_NE(msg.find("cutoff 3 lies outside table 'LJ' (0.9 < cutoff <= 2.5)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("cutoff 3 lies outside table 'LJ' (0.9 < cutoff <= 2.5)"), std::string::npos)
+      << msg;
   msg = error_of("pair_coeff 1 1 " + table + " LJ -1");
   EXPECT_NE(msg.find("cutoff must be > 0"), std::string::npos) << msg;
   msg = error_of("pair_coeff 1 3 " + table + " LJ");
@@ -268,7 +278,8 @@ TEST_F(TableR2Lammps, CommandErrorsNameTheProblem)
   const std::string bad = tmp_name("bad.table");
   std::ofstream(bad) << "LJ\nN 3\n1 1.0 1 1\n2 1.2 0 0\n";
   msg = error_of("pair_coeff 1 1 " + bad + " LJ");
-  EXPECT_NE(msg.find("file " + bad + " line 4: end of file after 2 of N = 3"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("file " + bad + " line 4: end of file after 2 of N = 3"), std::string::npos)
+      << msg;
   std::remove(bad.c_str());
 
   // a missing type pair is named at run time: tables are never mixed

@@ -28,7 +28,8 @@ namespace {
 std::string temp_file(const std::string &text)
 {
   static int count = 0;
-  std::string name = "table_r2_test_" + std::to_string(getpid()) + "_" + std::to_string(count++) + ".table";
+  std::string name =
+      "table_r2_test_" + std::to_string(getpid()) + "_" + std::to_string(count++) + ".table";
   std::ofstream out(name);
   out << text;
   return name;
@@ -37,7 +38,8 @@ std::string temp_file(const std::string &text)
 template <typename Real> struct Table {
   std::vector<Real> coeff;
   TableR2View<Real> view;
-  explicit Table(const TableR2Spline &s, InnerMode inner = InnerMode::error) : coeff(s.coeff.begin(), s.coeff.end())
+  explicit Table(const TableR2Spline &s, InnerMode inner = InnerMode::error) :
+      coeff(s.coeff.begin(), s.coeff.end())
   {
     view.coeff = coeff.data();
     view.z_lo = static_cast<Real>(s.z_lo);
@@ -56,14 +58,21 @@ template <typename Real> struct Table {
   }
 };
 
-double lj_e(double r) { return 4.0 * (std::pow(r, -12) - std::pow(r, -6)); }
-double lj_f(double r) { return 4.0 * (12.0 * std::pow(r, -13) - 6.0 * std::pow(r, -7)); }
+double lj_e(double r)
+{
+  return 4.0 * (std::pow(r, -12) - std::pow(r, -6));
+}
+double lj_f(double r)
+{
+  return 4.0 * (12.0 * std::pow(r, -13) - 6.0 * std::pow(r, -7));
+}
 
 // LAMMPS-format table of an analytic function, N samples uniform in r
-template <class E, class F> std::string write_table(const char *kw, int n, double lo, double hi, E e, F f)
+template <class E, class F>
+std::string write_table(const char *kw, int n, double lo, double hi, E e, F f)
 {
-  std::string s = "# analytic test table\n\n" + std::string(kw) + "\nN " + std::to_string(n) + " R " +
-      std::to_string(lo) + " " + std::to_string(hi) + "\n\n";
+  std::string s = "# analytic test table\n\n" + std::string(kw) + "\nN " + std::to_string(n) +
+                  " R " + std::to_string(lo) + " " + std::to_string(hi) + "\n\n";
   char line[256];
   for (int i = 0; i < n; ++i) {
     double r = lo + (hi - lo) * i / (n - 1);
@@ -97,8 +106,7 @@ void expect_c2_at_knots(const TableR2Spline &t)
     cubic(t.coeff, k, t.dz, vl, d1l, d2l);
     cubic(t.coeff, k + 1, 0.0, vr, d1r, d2r);
     ASSERT_NEAR(vl, vr, 1e-11 * scale) << "C0 break at knot " << k + 1;
-    ASSERT_NEAR(d1l, d1r, 1e-8 * std::max(1.0, std::fabs(d1r)))
-        << "C1 break at knot " << k + 1;
+    ASSERT_NEAR(d1l, d1r, 1e-8 * std::max(1.0, std::fabs(d1r))) << "C1 break at knot " << k + 1;
     ASSERT_NEAR(d2l, d2r, 1e-6 * std::max(1.0, std::fabs(d2r))) << "C2 break at knot " << k + 1;
   }
 }
@@ -139,7 +147,10 @@ TEST(TableR2Spline, NaturalEnds)
   EXPECT_NEAR(d2, 0.0, 1e-12);
 }
 
-TEST(TableR2Spline, ContinuityLJTable) { expect_c2_at_knots(lj_spline(3000)); }
+TEST(TableR2Spline, ContinuityLJTable)
+{
+  expect_c2_at_knots(lj_spline(3000));
+}
 
 TEST(TableR2Spline, CubicIsReproducedExactly)
 {
@@ -200,7 +211,8 @@ TEST(TableR2Evaluator, ReproducesAnalyticLJ)
     const double r = 0.9 + 1.6 * (s + 0.5) / 2000;
     double e, f;
     coarse.eval(r, e, f);
-    max_de_coarse = std::max(max_de_coarse, std::fabs(e - lj_e(r)) / std::max(1.0, std::fabs(lj_e(r))));
+    max_de_coarse =
+        std::max(max_de_coarse, std::fabs(e - lj_e(r)) / std::max(1.0, std::fabs(lj_e(r))));
   }
   EXPECT_GT(max_de_coarse, 100.0 * max_de);
 }
@@ -234,8 +246,9 @@ TEST(TableR2Evaluator, InnerModes)
   const double fdivr0 = f0 / 0.9;
   for (double r : {0.0, 0.3, 0.6, 0.89}) {
     ASSERT_TRUE(clamp.eval(r, e, f));
-    EXPECT_NEAR(f, fdivr0 * r, 1e-9 * std::fabs(fdivr0));              // F/r held at the start value
-    EXPECT_NEAR(e, e0 - 0.5 * fdivr0 * (r * r - 0.81), 1e-9 * std::fabs(e0) + 1e-9);    // linear in r^2
+    EXPECT_NEAR(f, fdivr0 * r, 1e-9 * std::fabs(fdivr0));    // F/r held at the start value
+    EXPECT_NEAR(e, e0 - 0.5 * fdivr0 * (r * r - 0.81),
+                1e-9 * std::fabs(e0) + 1e-9);    // linear in r^2
   }
 }
 
@@ -252,13 +265,15 @@ double gauss_e(double r)
 double gauss_f(double r)
 {
   const double zc = GRC * GRC;
-  return -2.0 * r * GA * (-std::exp(-r * r / (2 * GS * GS)) + std::exp(-zc / (2 * GS * GS))) / (2 * GS * GS);
+  return -2.0 * r * GA * (-std::exp(-r * r / (2 * GS * GS)) + std::exp(-zc / (2 * GS * GS))) /
+         (2 * GS * GS);
 }
 }    // namespace
 
 TEST(TableR2Files, CoefficientFileMatchesAnalytic)
 {
-  auto sec = mesogpu::read_table_r2_section(MESOGPU_POTENTIALS_DIR "/gauss_soft.coeff", "GAUSS_SOFT");
+  auto sec =
+      mesogpu::read_table_r2_section(MESOGPU_POTENTIALS_DIR "/gauss_soft.coeff", "GAUSS_SOFT");
   ASSERT_EQ(sec.kind, TableR2Section::Kind::coefficients);
   TableR2Spline s = mesogpu::make_table_r2_spline(sec, 0.0, 0);
   EXPECT_EQ(s.n, 400);
@@ -277,8 +292,10 @@ TEST(TableR2Files, ResampledTableMatchesPythonFit)
 {
   // the C++ resampling of the sample table and the independent Python fit of the
   // same potential on the same grid agree to the resampling accuracy
-  auto tab = mesogpu::read_table_r2_section(MESOGPU_POTENTIALS_DIR "/gauss_soft.table", "GAUSS_SOFT");
-  auto cof = mesogpu::read_table_r2_section(MESOGPU_POTENTIALS_DIR "/gauss_soft.coeff", "GAUSS_SOFT");
+  auto tab =
+      mesogpu::read_table_r2_section(MESOGPU_POTENTIALS_DIR "/gauss_soft.table", "GAUSS_SOFT");
+  auto cof =
+      mesogpu::read_table_r2_section(MESOGPU_POTENTIALS_DIR "/gauss_soft.coeff", "GAUSS_SOFT");
   TableR2Spline a = mesogpu::make_table_r2_spline(tab, 0.0, 400);
   TableR2Spline b = mesogpu::make_table_r2_spline(cof, 0.0, 0);
   ASSERT_EQ(a.n, b.n);
@@ -297,7 +314,8 @@ TEST(TableR2Files, ResampledTableMatchesPythonFit)
 
 TEST(TableR2Files, CutoffShortensGrid)
 {
-  auto tab = mesogpu::read_table_r2_section(MESOGPU_POTENTIALS_DIR "/gauss_soft.table", "GAUSS_SOFT");
+  auto tab =
+      mesogpu::read_table_r2_section(MESOGPU_POTENTIALS_DIR "/gauss_soft.table", "GAUSS_SOFT");
   TableR2Spline s = mesogpu::make_table_r2_spline(tab, 1.5, 300);
   EXPECT_NEAR(s.z_hi(), 2.25, 1e-12);
   Table<double> t(s);
@@ -310,8 +328,8 @@ TEST(TableR2Files, CutoffShortensGrid)
 
 namespace {
 // expects a TableR2Error whose message holds `what` and, if line > 0, "line <line>"
-void expect_error(const std::string &text, const std::string &keyword, int line, const std::string &what,
-                  double cutoff = 0.0)
+void expect_error(const std::string &text, const std::string &keyword, int line,
+                  const std::string &what, double cutoff = 0.0)
 {
   std::string file = temp_file(text);
   try {
@@ -329,7 +347,8 @@ void expect_error(const std::string &text, const std::string &keyword, int line,
   }
   std::remove(file.c_str());
 }
-const std::string good = "# ok\nPOT\nN 3 R 1.0 2.0\n\n1 1.0 3.0 2.0\n2 1.5 1.0 1.0\n3 2.0 0.0 0.0\n";
+const std::string good =
+    "# ok\nPOT\nN 3 R 1.0 2.0\n\n1 1.0 3.0 2.0\n2 1.5 1.0 1.0\n3 2.0 0.0 0.0\n";
 }    // namespace
 
 TEST(TableR2Reader, GoodFileReads)
@@ -363,18 +382,46 @@ TEST(TableR2Reader, MissingFile)
     EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
   }
 }
-TEST(TableR2Reader, MissingKeyword) { expect_error(good, "NOPE", 0, "keyword 'NOPE' not found"); }
-TEST(TableR2Reader, MissingNLine) { expect_error("POT\n1 1.0 3.0 2.0\n", "POT", 2, "expected 'N n ...'"); }
-TEST(TableR2Reader, EndAfterKeyword) { expect_error("POT\n", "POT", 1, "end of file after keyword"); }
-TEST(TableR2Reader, NotInteger) { expect_error("POT\nN 3.5\n", "POT", 2, "expected an integer for N"); }
-TEST(TableR2Reader, NTooSmall) { expect_error("POT\nN 1\n1 1 1 1\n", "POT", 2, "N must be at least 2"); }
-TEST(TableR2Reader, UnknownParameter) { expect_error("POT\nN 3 RR 1 2\n", "POT", 2, "unknown parameter 'RR'"); }
-TEST(TableR2Reader, Bitmap) { expect_error("POT\nN 3 BITMAP 1 2\n", "POT", 2, "BITMAP tables are not supported"); }
-TEST(TableR2Reader, BadRange) { expect_error("POT\nN 3 R 2.0 1.0\n", "POT", 2, "needs 0 <= lo < hi"); }
-TEST(TableR2Reader, RangeMissingValue) { expect_error("POT\nN 3 R 2.0\n", "POT", 2, "needs two values"); }
+TEST(TableR2Reader, MissingKeyword)
+{
+  expect_error(good, "NOPE", 0, "keyword 'NOPE' not found");
+}
+TEST(TableR2Reader, MissingNLine)
+{
+  expect_error("POT\n1 1.0 3.0 2.0\n", "POT", 2, "expected 'N n ...'");
+}
+TEST(TableR2Reader, EndAfterKeyword)
+{
+  expect_error("POT\n", "POT", 1, "end of file after keyword");
+}
+TEST(TableR2Reader, NotInteger)
+{
+  expect_error("POT\nN 3.5\n", "POT", 2, "expected an integer for N");
+}
+TEST(TableR2Reader, NTooSmall)
+{
+  expect_error("POT\nN 1\n1 1 1 1\n", "POT", 2, "N must be at least 2");
+}
+TEST(TableR2Reader, UnknownParameter)
+{
+  expect_error("POT\nN 3 RR 1 2\n", "POT", 2, "unknown parameter 'RR'");
+}
+TEST(TableR2Reader, Bitmap)
+{
+  expect_error("POT\nN 3 BITMAP 1 2\n", "POT", 2, "BITMAP tables are not supported");
+}
+TEST(TableR2Reader, BadRange)
+{
+  expect_error("POT\nN 3 R 2.0 1.0\n", "POT", 2, "needs 0 <= lo < hi");
+}
+TEST(TableR2Reader, RangeMissingValue)
+{
+  expect_error("POT\nN 3 R 2.0\n", "POT", 2, "needs two values");
+}
 TEST(TableR2Reader, TooFewLines)
 {
-  expect_error("POT\nN 4\n1 1.0 3.0 2.0\n2 1.5 1.0 1.0\n", "POT", 4, "end of file after 2 of N = 4");
+  expect_error("POT\nN 4\n1 1.0 3.0 2.0\n2 1.5 1.0 1.0\n", "POT", 4,
+               "end of file after 2 of N = 4");
 }
 TEST(TableR2Reader, NextSectionTooEarly)
 {
@@ -386,36 +433,61 @@ TEST(TableR2Reader, TooManyLines)
 }
 TEST(TableR2Reader, WrongFieldCount)
 {
-  expect_error("POT\nN 3\n\n1 1.0 3.0 2.0\n2 1.5 1.0\n3 2.0 0 0\n", "POT", 5, "expected 4 values 'i r E F', got 3");
+  expect_error("POT\nN 3\n\n1 1.0 3.0 2.0\n2 1.5 1.0\n3 2.0 0 0\n", "POT", 5,
+               "expected 4 values 'i r E F', got 3");
 }
 TEST(TableR2Reader, WrongIndex)
 {
-  expect_error("POT\nN 3\n1 1.0 3.0 2.0\n3 1.5 1.0 1.0\n3 2.0 0 0\n", "POT", 4, "line index 3 where 2 was expected");
+  expect_error("POT\nN 3\n1 1.0 3.0 2.0\n3 1.5 1.0 1.0\n3 2.0 0 0\n", "POT", 4,
+               "line index 3 where 2 was expected");
 }
 TEST(TableR2Reader, NonIncreasingR)
 {
-  expect_error("POT\nN 3\n1 1.0 3.0 2.0\n2 1.0 1.0 1.0\n3 2.0 0 0\n", "POT", 4, "r values must increase");
+  expect_error("POT\nN 3\n1 1.0 3.0 2.0\n2 1.0 1.0 1.0\n3 2.0 0 0\n", "POT", 4,
+               "r values must increase");
 }
-TEST(TableR2Reader, NegativeR) { expect_error("POT\nN 2\n1 -1.0 3.0 2.0\n2 1 1 1\n", "POT", 3, "r must not be negative"); }
-TEST(TableR2Reader, NaN) { expect_error("POT\nN 2\n1 1.0 nan 2.0\n2 2 1 1\n", "POT", 3, "E is not a finite number"); }
-TEST(TableR2Reader, Inf) { expect_error("POT\nN 2\n1 1.0 1.0 -inf\n2 2 1 1\n", "POT", 3, "F is not a finite number"); }
-TEST(TableR2Reader, Garbage) { expect_error("POT\nN 2\n1 1.0 abc 2.0\n2 2 1 1\n", "POT", 3, "expected a number for E"); }
-TEST(TableR2Reader, CutoffAboveTable) { expect_error(good, "POT", 0, "cutoff 2.5 lies outside table 'POT'", 2.5); }
-TEST(TableR2Reader, CutoffBelowTable) { expect_error(good, "POT", 0, "cutoff 0.5 lies outside table 'POT'", 0.5); }
+TEST(TableR2Reader, NegativeR)
+{
+  expect_error("POT\nN 2\n1 -1.0 3.0 2.0\n2 1 1 1\n", "POT", 3, "r must not be negative");
+}
+TEST(TableR2Reader, NaN)
+{
+  expect_error("POT\nN 2\n1 1.0 nan 2.0\n2 2 1 1\n", "POT", 3, "E is not a finite number");
+}
+TEST(TableR2Reader, Inf)
+{
+  expect_error("POT\nN 2\n1 1.0 1.0 -inf\n2 2 1 1\n", "POT", 3, "F is not a finite number");
+}
+TEST(TableR2Reader, Garbage)
+{
+  expect_error("POT\nN 2\n1 1.0 abc 2.0\n2 2 1 1\n", "POT", 3, "expected a number for E");
+}
+TEST(TableR2Reader, CutoffAboveTable)
+{
+  expect_error(good, "POT", 0, "cutoff 2.5 lies outside table 'POT'", 2.5);
+}
+TEST(TableR2Reader, CutoffBelowTable)
+{
+  expect_error(good, "POT", 0, "cutoff 0.5 lies outside table 'POT'", 0.5);
+}
 
 TEST(TableR2Reader, CoefficientFormBadLine)
 {
-  expect_error("POT\nN 2 COEFF 0.0 1.0\n1 1 2 3 4\n2 1 2 3\n", "POT", 4, "expected 5 values 'k c0 c1 c2 c3', got 4");
+  expect_error("POT\nN 2 COEFF 0.0 1.0\n1 1 2 3 4\n2 1 2 3\n", "POT", 4,
+               "expected 5 values 'k c0 c1 c2 c3', got 4");
 }
 TEST(TableR2Reader, CoefficientFormBadNumber)
 {
-  expect_error("POT\nN 2 COEFF 0.0 1.0\n1 1 2 3 4\n2 1 2 x 4\n", "POT", 4, "expected a number for a coefficient");
+  expect_error("POT\nN 2 COEFF 0.0 1.0\n1 1 2 3 4\n2 1 2 x 4\n", "POT", 4,
+               "expected a number for a coefficient");
 }
 TEST(TableR2Reader, CoefficientFormWithR)
 {
-  expect_error("POT\nN 2 COEFF 0.0 1.0 R 0 1\n", "POT", 2, "COEFF cannot be combined with R or RSQ");
+  expect_error("POT\nN 2 COEFF 0.0 1.0 R 0 1\n", "POT", 2,
+               "COEFF cannot be combined with R or RSQ");
 }
 TEST(TableR2Reader, CoefficientCutoffOutside)
 {
-  expect_error("POT\nN 2 COEFF 0.5 1.0\n1 1 2 3 4\n2 1 2 3 4\n", "POT", 0, "lies outside table", 1.2);
+  expect_error("POT\nN 2 COEFF 0.5 1.0\n1 1 2 3 4\n2 1 2 3 4\n", "POT", 0, "lies outside table",
+               1.2);
 }
