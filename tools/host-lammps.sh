@@ -6,7 +6,11 @@
 # mesogpu uses, MPI (Debian OpenMPI) and OpenMP. The build folder is keyed by a hash
 # of its configuration, so a changed configuration never reuses a stale build.
 #
-# Usage: host-lammps.sh [--print-dirs]
+# Usage: host-lammps.sh [--profile default|device]
+#   default: the host every build and CI uses (MPI, the packages above).
+#   device:  the host for the GPU machine: no MPI (that machine has none), the LAMMPS
+#            GPU package (CUDA, mixed precision, sm_90) as the benchmark peer, OpenMP,
+#            fewer packages so liblammps.so is small enough to carry there.
 #   Prints "LAMMPS_SOURCE_DIR=..." and "LAMMPS_BINARY_DIR=..." as its last two lines.
 # Environment: MESOGPU_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/mesogpu),
 #              MESOGPU_JOBS (default: number of cores).
@@ -20,8 +24,11 @@ URL="http://deb.debian.org/debian/pool/main/l/lammps/${TARBALL}"
 CACHE="${MESOGPU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mesogpu}"
 JOBS="${MESOGPU_JOBS:-$(nproc)}"
 
+PROFILE=default
+if [ "${1:-}" = "--profile" ]; then PROFILE="${2:?--profile needs default or device}"; fi
+
 # The host configuration. Changing any line changes the cache key.
-HOST_ARGS=(
+DEFAULT_ARGS=(
   -D CMAKE_BUILD_TYPE=Release
   -D BUILD_SHARED_LIBS=ON
   -D BUILD_MPI=ON
@@ -47,9 +54,38 @@ HOST_ARGS=(
   -D ENABLE_TESTING=OFF
   -D DOWNLOAD_POTENTIALS=OFF
 )
+DEVICE_ARGS=(
+  -D CMAKE_BUILD_TYPE=Release
+  -D BUILD_SHARED_LIBS=ON
+  -D BUILD_MPI=OFF
+  -D BUILD_OMP=ON
+  -D LAMMPS_SIZES=smallbig
+  -D PKG_PLUGIN=ON
+  -D PKG_MOLECULE=ON
+  -D PKG_ASPHERE=ON
+  -D PKG_DIPOLE=ON
+  -D PKG_OPENMP=ON
+  -D PKG_DPD-BASIC=ON
+  -D PKG_EXTRA-PAIR=ON
+  -D PKG_GPU=ON
+  -D GPU_API=cuda
+  -D GPU_PREC=mixed
+  -D GPU_ARCH=sm_90
+  -D CUDA_BUILD_MULTIARCH=OFF
+  -D WITH_GZIP=OFF
+  -D BUILD_TOOLS=OFF
+  -D BUILD_LAMMPS_GUI=OFF
+  -D ENABLE_TESTING=OFF
+  -D DOWNLOAD_POTENTIALS=OFF
+)
+case "$PROFILE" in
+  default) HOST_ARGS=("${DEFAULT_ARGS[@]}") ;;
+  device) HOST_ARGS=("${DEVICE_ARGS[@]}") ;;
+  *) echo "[host-lammps] ERROR: unknown profile '$PROFILE' (default, device)" >&2; exit 1 ;;
+esac
 KEY=$(printf '%s\n' "$VERSION" "${HOST_ARGS[@]}" "$(c++ -dumpfullversion 2>/dev/null || true)" | sha256sum | cut -c1-12)
 SRC="$CACHE/lammps-$VERSION"
-BUILD="$CACHE/lammps-$VERSION-build-$KEY"
+if [ "$PROFILE" = default ]; then BUILD="$CACHE/lammps-$VERSION-build-$KEY"; else BUILD="$CACHE/lammps-$VERSION-build-$PROFILE-$KEY"; fi
 
 log() { echo "[host-lammps] $*" >&2; }
 die() { echo "[host-lammps] ERROR: $*" >&2; exit 1; }
