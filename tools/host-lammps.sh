@@ -91,8 +91,9 @@ log() { echo "[host-lammps] $*" >&2; }
 die() { echo "[host-lammps] ERROR: $*" >&2; exit 1; }
 
 mkdir -p "$CACHE"
-exec 9>"$CACHE/.lock"
-flock 9 # two builds at once (CI and a user) must not race on the cache
+# two runs at once (CI and a user) must not race: one lock for the source, one per build
+exec 8>"$CACHE/.lock-source"
+flock 8
 
 if [ ! -f "$SRC/.complete" ]; then
   if [ ! -f "$CACHE/$TARBALL" ] || ! echo "$SHA256  $CACHE/$TARBALL" | sha256sum -c --quiet - 2>/dev/null; then
@@ -112,6 +113,9 @@ if [ ! -f "$SRC/.complete" ]; then
   [ -f "$SRC/cmake/CMakeLists.txt" ] || die "unexpected tarball layout in $SRC"
   touch "$SRC/.complete"
 fi
+exec 8>&-
+exec 9>"$BUILD.lock"
+flock 9
 
 if [ ! -f "$BUILD/.complete" ]; then
   log "configuring host LAMMPS in $BUILD ($JOBS jobs; this takes a while on few cores)"
