@@ -8,6 +8,13 @@
 #include "mesogpu_info.h"
 #include "pair_table_r2.h"
 
+#ifdef MESOGPU_HAVE_CUDA
+#include "cuda_styles.h"
+#include "update.h"
+#include "verlet_cuda.h"
+#include <cstring>
+#endif
+
 using namespace LAMMPS_NS;
 
 namespace {
@@ -19,6 +26,32 @@ Command *mesogpu_info_creator(LAMMPS *lmp)
 {
   return new MesogpuInfo(lmp);
 }
+#ifdef MESOGPU_HAVE_CUDA
+Pair *lj_cut_cuda_creator(LAMMPS *lmp)
+{
+  return new PairLJCutCuda(lmp);
+}
+Pair *table_r2_cuda_creator(LAMMPS *lmp)
+{
+  return new PairTableR2Cuda(lmp);
+}
+Bond *bond_harmonic_cuda_creator(LAMMPS *lmp)
+{
+  return new BondHarmonicCuda(lmp);
+}
+Bond *bond_fene_cuda_creator(LAMMPS *lmp)
+{
+  return new BondFENECuda(lmp);
+}
+Fix *fix_nve_cuda_creator(LAMMPS *lmp, int narg, char **arg)
+{
+  return new FixNVECuda(lmp, narg, arg);
+}
+Integrate *verlet_cuda_creator(LAMMPS *lmp, int narg, char **arg)
+{
+  return new VerletCuda(lmp, narg, arg);
+}
+#endif
 }    // namespace
 
 extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
@@ -41,4 +74,35 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   plugin.info = "mesogpu: 'mesogpu info' prints the plugin build and visible CUDA devices";
   plugin.creator.v1 = (lammpsplugin_factory1 *) &mesogpu_info_creator;
   (*register_plugin)(&plugin, lmp);
+
+#ifdef MESOGPU_HAVE_CUDA
+  auto reg = [&](const char *style, const char *name, const char *info, void *v1, void *v2) {
+    plugin.style = style;
+    plugin.name = name;
+    plugin.info = info;
+    if (v1)
+      plugin.creator.v1 = (lammpsplugin_factory1 *) v1;
+    else
+      plugin.creator.v2 = (lammpsplugin_factory2 *) v2;
+    (*register_plugin)(&plugin, lmp);
+  };
+  reg("pair", "lj/cut/cuda", "mesogpu: lj/cut resident on the GPU", (void *) &lj_cut_cuda_creator, nullptr);
+  reg("pair", "table/r2/cuda", "mesogpu: table/r2 resident on the GPU", (void *) &table_r2_cuda_creator, nullptr);
+  reg("bond", "harmonic/cuda", "mesogpu: bond harmonic resident on the GPU", (void *) &bond_harmonic_cuda_creator,
+      nullptr);
+  reg("bond", "fene/cuda", "mesogpu: bond fene resident on the GPU", (void *) &bond_fene_cuda_creator, nullptr);
+  reg("fix", "nve/cuda", "mesogpu: fix nve resident on the GPU", nullptr, (void *) &fix_nve_cuda_creator);
+  reg("run", "verlet/cuda", "mesogpu: velocity Verlet with whole timesteps on the GPU", nullptr,
+      (void *) &verlet_cuda_creator);
+
+  // LAMMPS creates its default run style before plugins on LAMMPS_PLUGIN_PATH load, so
+  // '-sf cuda' alone would leave plain verlet in place: swap it here, while no run is active
+  auto *l = (LAMMPS *) lmp;
+  if (l->suffix_enable && l->suffix && strcmp(l->suffix, "cuda") == 0 &&
+      strcmp(l->update->integrate_style, "verlet") == 0) {
+    char verlet[] = "verlet";
+    char *args[] = {verlet};
+    l->update->create_integrate(1, args, 1);
+  }
+#endif
 }

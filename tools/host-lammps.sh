@@ -72,6 +72,7 @@ DEVICE_ARGS=(
   -D GPU_PREC=mixed
   -D GPU_ARCH=sm_90
   -D CUDA_BUILD_MULTIARCH=OFF
+  -D CUDA_CUDA_LIBRARY=/usr/local/cuda/lib64/stubs/libcuda.so
   -D WITH_GZIP=OFF
   -D BUILD_TOOLS=OFF
   -D BUILD_LAMMPS_GUI=OFF

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Benchmark driver (runs on the GPU machine; asserts nothing). Runs each input through
+#   mesogpu resident      (-sf cuda: run_style verlet/cuda, lj/cut/cuda, nve/cuda)
+#   LAMMPS GPU package    (-sf gpu -pk gpu 1, mixed precision, same host LAMMPS build)
+#   LAMMPS OpenMP         (-sf omp -pk omp NTHREADS, all cores, one rank)
+# and prints steps/s, atom-steps/s and the ratios to mesogpu.
+# Usage: bench/run_bench.sh LMP OUTDIR [quick]
+#   LMP: the host lmp (device profile); LAMMPS_PLUGIN_PATH must name mesogpu's folder.
+set -uo pipefail
+LMP="$1"
+OUT="$2"
+QUICK="${3:-}"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+NT="${BENCH_THREADS:-$(nproc)}"
+mkdir -p "$OUT"
+cd "$OUT"
+
+# name x y z  steps(mesogpu) steps(gpu) steps(omp)
+SYSTEMS=(
+  "lj-32k 1 1 1 5000 2000 500"
+  "lj-256k 2 2 2 2000 1000 100"
+  "lj-2048k 4 4 4 500 200 20"
+)
+[ -n "$QUICK" ] && SYSTEMS=("lj-32k 1 1 1 1000 500 100")
+
+run_one() {    # label engine-args... ; prints "steps atoms seconds"
+  local log="$1"; shift
+  OMP_NUM_THREADS="$NT" "$LMP" -in "$HERE/in.lj" -log "$log" -screen none "$@" >/dev/null 2>&1
+  local rc=$?
+  local line
+  line=$(grep -m1 "^Loop time of" "$log" 2>/dev/null)
+  if [ $rc -ne 0 ] || [ -z "$line" ]; then echo "FAILED"; return; fi
+  # Loop time of T on P procs for N steps with A atoms
+  echo "$line" | awk '{print $9, $12, $4}'
+}
+
+printf "%-10s %10s %-16s %8s %10s %14s %9s\n" system atoms engine steps steps/s atom-steps/s vs-mesogpu
+for s in "${SYSTEMS[@]}"; do
+  read -r name x y z sm sg so <<<"$s"
+  declare -A rate=()
+  for engine in mesogpu gpu omp; do
+    case $engine in
+      mesogpu) args=(-sf cuda -var steps "$sm") ;;
+      gpu) args=(-sf gpu -pk gpu 1 -var steps "$sg") ;;
+      omp) args=(-sf omp -pk omp "$NT" -var steps "$so") ;;
+    esac
+    res=$(run_one "log.$name.$engine" -var x "$x" -var y "$y" -var z "$z" "${args[@]}")
+    if [ "$res" = FAILED ]; then
+      printf "%-10s %10s %-16s %s (see log.%s.%s)\n" "$name" - "$engine" FAILED "$name" "$engine"
+      continue
+    fi
+    read -r steps atoms secs <<<"$res"
+    sps=$(awk -v n="$steps" -v t="$secs" 'BEGIN{printf "%.1f", n/t}')
+    rate[$engine]=$sps
+    aps=$(awk -v n="$steps" -v a="$atoms" -v t="$secs" 'BEGIN{printf "%.3e", n*a/t}')
+    ratio="-"
+    [ -n "${rate[mesogpu]:-}" ] && ratio=$(awk -v m="${rate[mesogpu]}" -v r="$sps" 'BEGIN{printf "%.2fx", m/r}')
+    printf "%-10s %10s %-16s %8s %10s %14s %9s\n" "$name" "$atoms" "$engine" "$steps" "$sps" "$aps" "$ratio"
+  done
+done

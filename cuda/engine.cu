@@ -1,0 +1,956 @@
+/* mesogpu: the device engine; see engine.h. All device memory is owned here
+ * (DeviceArray); kernels are small and named for what they do. */
+
+#include "cuda_check.h"
+#include "engine.h"
+#include "mesogpu_cuda.h"
+#include "precision.h"
+
+#include "physics/bond_fene.h"
+#include "physics/bond_harmonic.h"
+#include "physics/pair_lj_cut.h"
+#include "physics/table_r2.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace mesogpu {
+namespace cuda {
+
+  namespace {
+
+    constexpr int SBBITS = 30;    // special-neighbour bits on top of the index, as LAMMPS
+    constexpr int NEIGHMASK = 0x3FFFFFFF;
+    constexpr int BLOCK = 128;
+
+    enum ErrorBits : int { ERR_BELOW_TABLE = 1, ERR_BAD_FENE = 2 };
+
+    // ---- device memory: the only place that allocates --------------------------------
+    template <typename T> class DeviceArray {
+     public:
+      DeviceArray() = default;
+      DeviceArray(const DeviceArray &) = delete;
+      ~DeviceArray() { cudaFree(ptr); }
+      void resize(size_t n)
+      {
+        if (n <= cap) {
+          count = n;
+          return;
+        }
+        cudaFree(ptr);
+        ptr = nullptr;
+        MESOGPU_CUDA_CALL(cudaMalloc(&ptr, std::max<size_t>(n, 1) * sizeof(T)));
+        cap = n;
+        count = n;
+      }
+      void upload(const T *host, size_t n)
+      {
+        resize(n);
+        if (n) MESOGPU_CUDA_CALL(cudaMemcpy(ptr, host, n * sizeof(T), cudaMemcpyHostToDevice));
+      }
+      void upload(const std::vector<T> &host) { upload(host.data(), host.size()); }
+      void download(T *host, size_t n) const
+      {
+        if (n) MESOGPU_CUDA_CALL(cudaMemcpy(host, ptr, n * sizeof(T), cudaMemcpyDeviceToHost));
+      }
+      void zero()
+      {
+        if (count) MESOGPU_CUDA_CALL(cudaMemsetAsync(ptr, 0, count * sizeof(T)));
+      }
+      T *get() const { return ptr; }
+      size_t size() const { return count; }
+
+     private:
+      T *ptr = nullptr;
+      size_t count = 0, cap = 0;
+    };
+
+    template <typename R> struct alignas(4 * sizeof(R)) PosType {
+      R x, y, z;
+      int type;
+    };
+
+    struct BoxD {
+      acc lo[3], prd[3];
+      real prd_r[3], inv_prd_r[3];
+    };
+
+    __device__ __forceinline__ real min_image(real d, real prd, real inv_prd)
+    {
+      return d - prd * rint(d * inv_prd);
+    }
+
+    inline int blocks(int n) { return (n + BLOCK - 1) / BLOCK; }
+
+    // ---- integrators ----------------------------------------------------------------
+    // the arithmetic of LAMMPS FixNVE (dtfm = dtf / mass), so CPU and device agree
+    __global__ void nve_initial_kernel(int n, acc *x0, acc *x1, acc *x2, acc *v0, acc *v1, acc *v2,
+                                       const acc *f0, const acc *f1, const acc *f2,
+                                       const int *type, const acc *mass, acc dtv, acc dtf,
+                                       PosType<real> *pos, const int *mask, int groupbit)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      const acc dtfm = dtf / mass[type[i]];
+      acc vx = v0[i] + dtfm * f0[i], vy = v1[i] + dtfm * f1[i], vz = v2[i] + dtfm * f2[i];
+      v0[i] = vx;
+      v1[i] = vy;
+      v2[i] = vz;
+      acc x = x0[i] + dtv * vx, y = x1[i] + dtv * vy, z = x2[i] + dtv * vz;
+      x0[i] = x;
+      x1[i] = y;
+      x2[i] = z;
+      pos[i].x = static_cast<real>(x);
+      pos[i].y = static_cast<real>(y);
+      pos[i].z = static_cast<real>(z);
+    }
+
+    __global__ void nve_final_kernel(int n, acc *v0, acc *v1, acc *v2, const acc *f0, const acc *f1,
+                                     const acc *f2, const int *type, const acc *mass, acc dtf,
+                                     const int *mask, int groupbit)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      const acc dtfm = dtf / mass[type[i]];
+      v0[i] += dtfm * f0[i];
+      v1[i] += dtfm * f1[i];
+      v2[i] += dtfm * f2[i];
+    }
+
+    // ---- neighbour list ---------------------------------------------------------------
+    __global__ void displacement_check_kernel(int n, const acc *x0, const acc *x1, const acc *x2,
+                                              const acc *h0, const acc *h1, const acc *h2,
+                                              acc triggersq, int *flag)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const acc dx = x0[i] - h0[i], dy = x1[i] - h1[i], dz = x2[i] - h2[i];
+      if (dx * dx + dy * dy + dz * dz > triggersq) *flag = 1;    // benign race: all write 1
+    }
+
+    // Domain::pbc() of LAMMPS for an orthogonal box, then the atomic slot claim of the
+    // cell list (one thread per atom). Overflowing atoms are only counted: the host grows
+    // the capacity and bins again.
+    __global__ void wrap_and_bin_kernel(int n, acc *x0, acc *x1, acc *x2, int *im0, int *im1, int *im2,
+                                        acc *h0, acc *h1, acc *h2, PosType<real> *pos, BoxD box,
+                                        int3 ncell, int *cell_of, int *cell_count, int *cell_atoms,
+                                        int cell_cap, int *status)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      acc *xs[3] = {x0, x1, x2};
+      int *ims[3] = {im0, im1, im2};
+      int c[3];
+      const int nc[3] = {ncell.x, ncell.y, ncell.z};
+      acc w[3];
+      for (int d = 0; d < 3; ++d) {
+        acc x = xs[d][i];
+        const acc hi = box.lo[d] + box.prd[d];
+        if (x < box.lo[d]) {
+          x += box.prd[d];
+          ims[d][i] -= 1;
+          if (x >= hi) x = box.lo[d];    // LAMMPS: x = MAX(x, lo) after the shift
+        } else if (x >= hi) {
+          x -= box.prd[d];
+          ims[d][i] += 1;
+          if (x < box.lo[d]) x = box.lo[d];
+        }
+        xs[d][i] = x;
+        w[d] = x;
+        int ci = static_cast<int>((x - box.lo[d]) / box.prd[d] * nc[d]);
+        c[d] = min(max(ci, 0), nc[d] - 1);
+      }
+      h0[i] = w[0];
+      h1[i] = w[1];
+      h2[i] = w[2];
+      pos[i].x = static_cast<real>(w[0]);
+      pos[i].y = static_cast<real>(w[1]);
+      pos[i].z = static_cast<real>(w[2]);
+      const int cell = (c[2] * nc[1] + c[1]) * nc[0] + c[0];
+      cell_of[i] = cell;
+      const int slot = atomicAdd(&cell_count[cell], 1);
+      if (slot < cell_cap) cell_atoms[cell * cell_cap + slot] = i;
+      atomicMax(&status[0], slot + 1);
+    }
+
+    // atomic slot claims leave each cell in arbitrary order; sorting makes the
+    // neighbour order, the force sums and so whole trajectories reproducible
+    __global__ void sort_cells_kernel(int ncells, const int *cell_count, int *cell_atoms, int cell_cap)
+    {
+      const int c = blockIdx.x * blockDim.x + threadIdx.x;
+      if (c >= ncells) return;
+      int *a = cell_atoms + c * cell_cap;
+      const int m = min(cell_count[c], cell_cap);
+      for (int k = 1; k < m; ++k) {
+        const int v = a[k];
+        int l = k - 1;
+        while (l >= 0 && a[l] > v) {
+          a[l + 1] = a[l];
+          --l;
+        }
+        a[l + 1] = v;
+      }
+    }
+
+    // neighbours from the 27 surrounding cells within (cut + skin), special pairs marked
+    // or dropped as LAMMPS does; column-major (nbr[k * n + i]) so reads coalesce
+    __global__ void build_neighbors_kernel(int n, const PosType<real> *pos, BoxD box, int3 ncell,
+                                           const int *cell_of, const int *cell_count,
+                                           const int *cell_atoms, int cell_cap,
+                                           const real *cutneighsq, int ntp1, const int *nspecial,
+                                           const int *special, int maxspecial, int4 special_flag,
+                                           int *nnbr, int *nbr, int nbr_cap, int *status)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const PosType<real> pi = pos[i];
+      const int cell = cell_of[i];
+      const int cx = cell % ncell.x, cy = (cell / ncell.x) % ncell.y, cz = cell / (ncell.x * ncell.y);
+      const int ns0 = nspecial ? nspecial[3 * i] : 0, ns1 = nspecial ? nspecial[3 * i + 1] : 0,
+                ns2 = nspecial ? nspecial[3 * i + 2] : 0;
+      const int sflag[4] = {special_flag.x, special_flag.y, special_flag.z, special_flag.w};
+      int count = 0;
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            const int ox = (cx + dx + ncell.x) % ncell.x, oy = (cy + dy + ncell.y) % ncell.y,
+                      oz = (cz + dz + ncell.z) % ncell.z;
+            const int oc = (oz * ncell.y + oy) * ncell.x + ox;
+            const int m = min(cell_count[oc], cell_cap);
+            const int *atoms = cell_atoms + oc * cell_cap;
+            for (int k = 0; k < m; ++k) {
+              const int j = atoms[k];
+              if (j == i) continue;
+              const PosType<real> pj = pos[j];
+              const real ddx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
+              const real ddy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
+              const real ddz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
+              const real rsq = ddx * ddx + ddy * ddy + ddz * ddz;
+              if (rsq > cutneighsq[pi.type * ntp1 + pj.type]) continue;
+              int entry = j;
+              if (ns2) {
+                int which = 0;
+                for (int s = 0; s < ns2; ++s)
+                  if (special[i * maxspecial + s] == j) {
+                    which = (s < ns0) ? 1 : (s < ns1) ? 2 : 3;
+                    break;
+                  }
+                if (which) {
+                  if (sflag[which] == 0) continue;
+                  if (sflag[which] == 2) entry = j ^ (which << SBBITS);
+                }
+              }
+              if (count < nbr_cap) nbr[count * n + i] = entry;
+              ++count;
+            }
+          }
+      nnbr[i] = count;
+      atomicMax(&status[1], count);
+    }
+
+    // ---- forces ------------------------------------------------------------------------
+    struct PairLJDev {
+      const physics::LJCutParams<real> *p;
+      const real *cutsq;
+      __device__ bool eval(int ti, int tj, int ntp1, real rsq, real &fpair, real &e) const
+      {
+        return physics::EvaluatorLJCut<real>(rsq, p[ti * ntp1 + tj]).evaluate(fpair, e);
+      }
+    };
+    struct PairTableDev {
+      const physics::TableR2View<real> *t;
+      const real *offset;
+      const real *cutsq;
+      __device__ bool eval(int ti, int tj, int ntp1, real rsq, real &fpair, real &e) const
+      {
+        const int ij = ti * ntp1 + tj;
+        const bool ok = physics::EvaluatorTableR2<real>(rsq, t[ij]).evaluate(fpair, e);
+        e -= offset[ij];
+        return ok;
+      }
+    };
+
+    struct Special4 {
+      real w[4];    // special_lj[0..3], w[0] = 1
+    };
+
+    struct PerAtomEV {
+      acc *e, *v0, *v1, *v2, *v3, *v4, *v5;
+    };
+
+    struct ErrorRecord {
+      int bits;
+      int i, j;
+      double rsq;
+    };
+
+    // one thread per atom over its full neighbour list: each pair is evaluated twice and
+    // no atomics are needed; energy and virial take half of each pair
+    template <class Pair, bool EV>
+    __global__ void pair_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
+                                       const int *nbr, Pair pair, int ntp1, Special4 special_lj, acc *f0,
+                                       acc *f1, acc *f2, PerAtomEV ev, ErrorRecord *err)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const PosType<real> pi = pos[i];
+      acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      const int m = nnbr[i];
+      for (int k = 0; k < m; ++k) {
+        int j = nbr[k * n + i];
+        const int which = j >> SBBITS;
+        j &= NEIGHMASK;
+        const PosType<real> pj = pos[j];
+        const real dx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
+        const real dy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
+        const real dz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
+        const real rsq = dx * dx + dy * dy + dz * dz;
+        if (rsq >= pair.cutsq[pi.type * ntp1 + pj.type]) continue;
+        real fpair, en;
+        if (!pair.eval(pi.type, pj.type, ntp1, rsq, fpair, en)) {
+          if (atomicOr(&err->bits, ERR_BELOW_TABLE) == 0) {
+            err->i = i;
+            err->j = j;
+            err->rsq = rsq;
+          }
+        }
+        const real factor = special_lj.w[which];
+        fpair *= factor;
+        fx += dx * fpair;
+        fy += dy * fpair;
+        fz += dz * fpair;
+        if (EV) {
+          e += acc(0.5) * factor * en;
+          v[0] += acc(0.5) * dx * dx * fpair;
+          v[1] += acc(0.5) * dy * dy * fpair;
+          v[2] += acc(0.5) * dz * dz * fpair;
+          v[3] += acc(0.5) * dx * dy * fpair;
+          v[4] += acc(0.5) * dx * dz * fpair;
+          v[5] += acc(0.5) * dy * dz * fpair;
+        }
+      }
+      f0[i] = fx;
+      f1[i] = fy;
+      f2[i] = fz;
+      if (EV) {
+        ev.e[i] = e;
+        ev.v0[i] = v[0];
+        ev.v1[i] = v[1];
+        ev.v2[i] = v[2];
+        ev.v3[i] = v[3];
+        ev.v4[i] = v[4];
+        ev.v5[i] = v[5];
+      }
+    }
+
+    struct BondHarmonicDev {
+      const physics::BondHarmonicParams<real> *p;
+      __device__ bool eval(int t, real rsq, real &fbond, real &e) const
+      {
+        return physics::bond_harmonic<real>(rsq, p[t], fbond, e);
+      }
+    };
+    struct BondFENEDev {
+      const physics::BondFENEParams<real> *p;
+      __device__ bool eval(int t, real rsq, real &fbond, real &e) const
+      {
+        return physics::bond_fene<real>(rsq, p[t], fbond, e);
+      }
+    };
+
+    // bonded forces one thread per atom over its own bond list (each bond twice, no atomics)
+    template <class Bond, bool EV>
+    __global__ void bond_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nbond,
+                                       const int *partner, const int *btype, Bond bond, acc *f0,
+                                       acc *f1, acc *f2, PerAtomEV ev, ErrorRecord *err)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const PosType<real> pi = pos[i];
+      acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      const int m = nbond[i];
+      for (int k = 0; k < m; ++k) {
+        const int j = partner[k * n + i];
+        const int t = btype[k * n + i];
+        const PosType<real> pj = pos[j];
+        const real dx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
+        const real dy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
+        const real dz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
+        const real rsq = dx * dx + dy * dy + dz * dz;
+        real fbond, en;
+        if (!bond.eval(t, rsq, fbond, en)) {
+          if (atomicOr(&err->bits, ERR_BAD_FENE) == 0) {
+            err->i = i;
+            err->j = j;
+            err->rsq = rsq;
+          }
+        }
+        fx += dx * fbond;
+        fy += dy * fbond;
+        fz += dz * fbond;
+        if (EV) {
+          e += acc(0.5) * en;
+          v[0] += acc(0.5) * dx * dx * fbond;
+          v[1] += acc(0.5) * dy * dy * fbond;
+          v[2] += acc(0.5) * dz * dz * fbond;
+          v[3] += acc(0.5) * dx * dy * fbond;
+          v[4] += acc(0.5) * dx * dz * fbond;
+          v[5] += acc(0.5) * dy * dz * fbond;
+        }
+      }
+      f0[i] += fx;
+      f1[i] += fy;
+      f2[i] += fz;
+      if (EV) {
+        ev.e[i] = e;
+        ev.v0[i] = v[0];
+        ev.v1[i] = v[1];
+        ev.v2[i] = v[2];
+        ev.v3[i] = v[3];
+        ev.v4[i] = v[4];
+        ev.v5[i] = v[5];
+      }
+    }
+
+    // sums of 7 per-atom arrays (energy, 6 virial) in double
+    __global__ void reduce_ev_kernel(int n, PerAtomEV ev, double *out)
+    {
+      __shared__ double s[7][BLOCK];
+      const int t = threadIdx.x;
+      double a[7] = {0, 0, 0, 0, 0, 0, 0};
+      for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) {
+        a[0] += ev.e[i];
+        a[1] += ev.v0[i];
+        a[2] += ev.v1[i];
+        a[3] += ev.v2[i];
+        a[4] += ev.v3[i];
+        a[5] += ev.v4[i];
+        a[6] += ev.v5[i];
+      }
+      for (int c = 0; c < 7; ++c) s[c][t] = a[c];
+      __syncthreads();
+      for (int w = BLOCK / 2; w > 0; w >>= 1) {
+        if (t < w)
+          for (int c = 0; c < 7; ++c) s[c][t] += s[c][t + w];
+        __syncthreads();
+      }
+      if (t == 0)
+        for (int c = 0; c < 7; ++c) atomicAdd(&out[c], s[c][0]);
+    }
+
+    struct PerAtomEVStore {
+      DeviceArray<acc> a[7];
+      void resize(int n)
+      {
+        for (auto &x : a) x.resize(n);
+      }
+      PerAtomEV view() { return {a[0].get(), a[1].get(), a[2].get(), a[3].get(), a[4].get(), a[5].get(), a[6].get()}; }
+    };
+
+  }    // namespace
+
+  // ==================================================================================
+  struct Engine::Impl {
+    int n = 0, ntypes = 0;
+    double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    DeviceArray<acc> x[3], v[3], f[3], xhold[3];
+    DeviceArray<int> image[3], type, mask;
+    DeviceArray<acc> mass;
+    DeviceArray<PosType<real>> pos;
+
+    // special neighbours
+    DeviceArray<int> nspecial, special;
+    int maxspecial = 0;
+    int special_flag[4] = {0, 1, 1, 1};
+    double special_lj[4] = {1, 1, 1, 1};
+
+    // bonds
+    DeviceArray<int> nbond, bond_partner, bond_type;
+    int maxbond = 0;
+
+    // neighbour list
+    double cutneighmax = 0, skin = 0;
+    int every = 1, delay = 0;
+    bool dist_check = true;
+    int ago = 0;
+    bool built = false;
+    DeviceArray<real> cutneighsq;
+    int ncell[3] = {1, 1, 1};
+    int cell_cap = 0, nbr_cap = 0, max_neighbors = 0;
+    DeviceArray<int> cell_of, cell_count, cell_atoms, nnbr, nbr;
+    DeviceArray<int> status;    // [0] max cell occupancy, [1] max neighbours, [2] rebuild flag
+    int *status_host = nullptr; // pinned
+
+    // force field
+    enum class PairKind { none, lj, table } pair_kind = PairKind::none;
+    enum class BondKind { none, harmonic, fene } bond_kind = BondKind::none;
+    DeviceArray<physics::LJCutParams<real>> lj;
+    DeviceArray<physics::TableR2View<real>> table_view;
+    DeviceArray<real> table_coeff, pair_offset, pair_cutsq;
+    DeviceArray<physics::BondHarmonicParams<real>> bond_harmonic;
+    DeviceArray<physics::BondFENEParams<real>> bond_fene;
+    PerAtomEVStore ev_pair, ev_bond;
+    bool ev_valid = false;
+    DeviceArray<double> ev_sum;
+    DeviceArray<ErrorRecord> err;
+
+    EngineStats st;
+
+    BoxD box() const
+    {
+      BoxD b;
+      for (int d = 0; d < 3; ++d) {
+        b.lo[d] = static_cast<acc>(lo[d]);
+        b.prd[d] = static_cast<acc>(hi[d] - lo[d]);
+        b.prd_r[d] = static_cast<real>(hi[d] - lo[d]);
+        b.inv_prd_r[d] = static_cast<real>(1.0 / (hi[d] - lo[d]));
+      }
+      return b;
+    }
+    int ntp1() const { return ntypes + 1; }
+  };
+
+  Engine::Engine() : impl(new Impl)
+  {
+    if (device_count() == 0) throw std::runtime_error("mesogpu: no CUDA device is visible to this process");
+    MESOGPU_CUDA_CALL(cudaHostAlloc(&impl->status_host, 4 * sizeof(int), cudaHostAllocDefault));
+    impl->status.resize(4);
+    impl->ev_sum.resize(16);
+    impl->err.resize(1);
+    MESOGPU_CUDA_CALL(cudaMemset(impl->err.get(), 0, sizeof(ErrorRecord)));
+  }
+
+  Engine::~Engine()
+  {
+    if (impl && impl->status_host) cudaFreeHost(impl->status_host);
+  }
+
+  int Engine::natoms() const { return impl->n; }
+
+  void Engine::set_box(const double lo[3], const double hi[3])
+  {
+    for (int d = 0; d < 3; ++d) {
+      impl->lo[d] = lo[d];
+      impl->hi[d] = hi[d];
+    }
+  }
+
+  void Engine::upload_atoms(int n, int ntypes, const double *x, const double *v, const double *f,
+                            const int *image, const int *type, const double *mass_per_type)
+  {
+    Impl &s = *impl;
+    s.n = n;
+    s.ntypes = ntypes;
+    std::vector<acc> buf(n);
+    std::vector<int> ibuf(n);
+    for (int d = 0; d < 3; ++d) {
+      for (int i = 0; i < n; ++i) buf[i] = static_cast<acc>(x[3 * i + d]);
+      s.x[d].upload(buf);
+      s.xhold[d].upload(buf);
+      for (int i = 0; i < n; ++i) buf[i] = static_cast<acc>(v[3 * i + d]);
+      s.v[d].upload(buf);
+      for (int i = 0; i < n; ++i) buf[i] = static_cast<acc>(f[3 * i + d]);
+      s.f[d].upload(buf);
+      for (int i = 0; i < n; ++i) ibuf[i] = image[3 * i + d];
+      s.image[d].upload(ibuf);
+    }
+    s.type.upload(type, n);
+    std::vector<acc> m(mass_per_type, mass_per_type + ntypes + 1);
+    s.mass.upload(m);
+    std::vector<PosType<real>> p(n);
+    for (int i = 0; i < n; ++i) {
+      p[i].x = static_cast<real>(x[3 * i]);
+      p[i].y = static_cast<real>(x[3 * i + 1]);
+      p[i].z = static_cast<real>(x[3 * i + 2]);
+      p[i].type = type[i];
+    }
+    s.pos.upload(p);
+    s.ev_pair.resize(n);
+    s.ev_bond.resize(n);
+    s.nnbr.resize(n);
+    s.cell_of.resize(n);
+    s.nbond.resize(n);
+    s.nbond.zero();
+    s.maxbond = 0;
+    s.nspecial.resize(0);
+    s.maxspecial = 0;
+    s.built = false;
+    s.ev_valid = false;
+  }
+
+  void Engine::download_atoms(double *x, double *v, double *f, int *image) const
+  {
+    const Impl &s = *impl;
+    MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+    std::vector<acc> buf(s.n);
+    std::vector<int> ibuf(s.n);
+    for (int d = 0; d < 3; ++d) {
+      if (x) {
+        s.x[d].download(buf.data(), s.n);
+        for (int i = 0; i < s.n; ++i) x[3 * i + d] = buf[i];
+      }
+      if (v) {
+        s.v[d].download(buf.data(), s.n);
+        for (int i = 0; i < s.n; ++i) v[3 * i + d] = buf[i];
+      }
+      if (f) {
+        s.f[d].download(buf.data(), s.n);
+        for (int i = 0; i < s.n; ++i) f[3 * i + d] = buf[i];
+      }
+      if (image) {
+        s.image[d].download(ibuf.data(), s.n);
+        for (int i = 0; i < s.n; ++i) image[3 * i + d] = ibuf[i];
+      }
+    }
+  }
+
+  void Engine::upload_special(const int *nspecial, const int *special, int maxspecial,
+                              const int special_flag[4], const double special_lj[4])
+  {
+    Impl &s = *impl;
+    for (int k = 0; k < 4; ++k) {
+      s.special_flag[k] = special_flag[k];
+      s.special_lj[k] = special_lj[k];
+    }
+    s.maxspecial = maxspecial;
+    if (maxspecial > 0) {
+      s.nspecial.upload(nspecial, 3 * (size_t) s.n);
+      s.special.upload(special, (size_t) s.n * maxspecial);
+    } else {
+      s.nspecial.resize(0);
+    }
+  }
+
+  void Engine::upload_bonds(const int *nbond, const int *partner, const int *btype, int maxbond)
+  {
+    Impl &s = *impl;
+    s.maxbond = maxbond;
+    s.nbond.upload(nbond, s.n);
+    // column-major on the device (partner[k * n + i]) so a warp's loads coalesce
+    std::vector<int> p((size_t) maxbond * s.n), t((size_t) maxbond * s.n);
+    for (int i = 0; i < s.n; ++i)
+      for (int k = 0; k < maxbond; ++k) {
+        p[(size_t) k * s.n + i] = partner[(size_t) i * maxbond + k];
+        t[(size_t) k * s.n + i] = btype[(size_t) i * maxbond + k];
+      }
+    s.bond_partner.upload(p);
+    s.bond_type.upload(t);
+  }
+
+  void Engine::set_neighbor(double cutneighmax, double skin, const std::vector<double> &cutneighsq,
+                            int every, int delay, bool dist_check)
+  {
+    Impl &s = *impl;
+    s.cutneighmax = cutneighmax;
+    s.skin = skin;
+    s.every = std::max(every, 1);
+    s.delay = delay;
+    s.dist_check = dist_check;
+    std::vector<real> c(cutneighsq.begin(), cutneighsq.end());
+    s.cutneighsq.upload(c);
+    for (int d = 0; d < 3; ++d) {
+      const double prd = s.hi[d] - s.lo[d];
+      if (prd < 3.0 * cutneighmax) {
+        std::ostringstream m;
+        m << "box length " << prd << " in dimension " << "xyz"[d]
+          << " is below 3 x (cutoff + skin) = " << 3.0 * cutneighmax
+          << ": the device neighbour list needs at least 3 cells per dimension (use a larger box, "
+             "or run without the cuda suffix)";
+        throw std::runtime_error(m.str());
+      }
+      s.ncell[d] = static_cast<int>(prd / cutneighmax);
+    }
+    const int ncells = s.ncell[0] * s.ncell[1] * s.ncell[2];
+    s.cell_count.resize(ncells);
+    if (s.cell_cap == 0) {
+      const double per_cell = static_cast<double>(s.n) / ncells;
+      s.cell_cap = static_cast<int>(2.0 * per_cell) + 8;
+    }
+    if (s.nbr_cap == 0) {
+      const double vol = (s.hi[0] - s.lo[0]) * (s.hi[1] - s.lo[1]) * (s.hi[2] - s.lo[2]);
+      const double expect = 4.18879 * cutneighmax * cutneighmax * cutneighmax * s.n / vol;
+      s.nbr_cap = static_cast<int>(1.3 * expect) + 16;
+    }
+    s.ago = 0;
+    s.built = false;
+  }
+
+  bool Engine::decide_rebuild()
+  {
+    Impl &s = *impl;
+    if (!s.built) return true;
+    s.ago++;
+    if (s.ago >= s.delay && s.ago % s.every == 0) {
+      if (!s.dist_check) return true;
+      MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 2, 0, sizeof(int)));
+      const acc triggersq = static_cast<acc>(0.25 * s.skin * s.skin);
+      displacement_check_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(),
+                                                         s.xhold[0].get(), s.xhold[1].get(),
+                                                         s.xhold[2].get(), triggersq, s.status.get() + 2);
+      MESOGPU_CUDA_LAUNCH_CHECK();
+      MESOGPU_CUDA_CALL(
+          cudaMemcpy(s.status_host + 2, s.status.get() + 2, sizeof(int), cudaMemcpyDeviceToHost));
+      return s.status_host[2] != 0;
+    }
+    return false;
+  }
+
+  void Engine::build_neighbor_list()
+  {
+    Impl &s = *impl;
+    const BoxD box = s.box();
+    const int3 nc = make_int3(s.ncell[0], s.ncell[1], s.ncell[2]);
+    const int ncells = nc.x * nc.y * nc.z;
+    // bin; grow the cell capacity and bin again on overflow
+    for (;;) {
+      s.cell_atoms.resize((size_t) ncells * s.cell_cap);
+      s.cell_count.zero();
+      MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get(), 0, 2 * sizeof(int)));
+      wrap_and_bin_kernel<<<blocks(s.n), BLOCK>>>(
+          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
+          s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(), box, nc,
+          s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap, s.status.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+      MESOGPU_CUDA_CALL(cudaMemcpy(s.status_host, s.status.get(), sizeof(int), cudaMemcpyDeviceToHost));
+      if (s.status_host[0] <= s.cell_cap) break;
+      // positions were wrapped already: wrapping again is a no-op, so retrying is safe
+      s.cell_cap = s.status_host[0] + s.status_host[0] / 4 + 4;
+    }
+    sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_atoms.get(), s.cell_cap);
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    const int4 sflag = make_int4(s.special_flag[0], s.special_flag[1], s.special_flag[2], s.special_flag[3]);
+    for (;;) {
+      s.nbr.resize((size_t) s.nbr_cap * s.n);
+      MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 1, 0, sizeof(int)));
+      build_neighbors_kernel<<<blocks(s.n), BLOCK>>>(
+          s.n, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap,
+          s.cutneighsq.get(), s.ntp1(), s.maxspecial ? s.nspecial.get() : nullptr,
+          s.maxspecial ? s.special.get() : nullptr, s.maxspecial, sflag, s.nnbr.get(), s.nbr.get(),
+          s.nbr_cap, s.status.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+      MESOGPU_CUDA_CALL(cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int), cudaMemcpyDeviceToHost));
+      if (s.status_host[1] <= s.nbr_cap) break;
+      s.nbr_cap = s.status_host[1] + s.status_host[1] / 4 + 8;    // grow, never truncate
+    }
+    s.max_neighbors = s.status_host[1];
+    s.ago = 0;
+    s.built = true;
+    s.st.neighbor_builds++;
+  }
+
+  void Engine::set_pair_lj(const HostLJ &p)
+  {
+    Impl &s = *impl;
+    const int np = s.ntp1() * s.ntp1();
+    std::vector<physics::LJCutParams<real>> h(np);
+    std::vector<real> c(np);
+    for (int k = 0; k < np; ++k) {
+      h[k] = {static_cast<real>(p.lj1[k]), static_cast<real>(p.lj2[k]), static_cast<real>(p.lj3[k]),
+              static_cast<real>(p.lj4[k]), static_cast<real>(p.offset[k])};
+      c[k] = static_cast<real>(p.cutsq[k]);
+    }
+    s.lj.upload(h);
+    s.pair_cutsq.upload(c);
+    s.pair_kind = Impl::PairKind::lj;
+  }
+
+  void Engine::set_pair_table_r2(const HostTableR2 &p)
+  {
+    Impl &s = *impl;
+    const int np = s.ntp1() * s.ntp1();
+    std::vector<real> coeff(p.coeff.begin(), p.coeff.end());
+    s.table_coeff.upload(coeff);
+    std::vector<size_t> start(p.n.size());
+    size_t off = 0;
+    for (size_t t = 0; t < p.n.size(); ++t) {
+      start[t] = off;
+      off += 4 * (size_t) p.n[t];
+    }
+    std::vector<physics::TableR2View<real>> views(np);
+    std::vector<real> offset(np), cutsq(np);
+    for (int k = 0; k < np; ++k) {
+      const int t = p.table_of_pair[k];
+      physics::TableR2View<real> v{};
+      if (t >= 0) {
+        v.coeff = s.table_coeff.get() + start[t];
+        v.z_lo = static_cast<real>(p.z_lo[t]);
+        v.dz = static_cast<real>(p.dz[t]);
+        v.inv_dz = static_cast<real>(1.0 / p.dz[t]);
+        v.n = p.n[t];
+        v.inner = static_cast<physics::InnerMode>(p.inner);
+      }
+      views[k] = v;
+      offset[k] = static_cast<real>(p.offset[k]);
+      cutsq[k] = static_cast<real>(p.cutsq[k]);
+    }
+    s.table_view.upload(views);
+    s.pair_offset.upload(offset);
+    s.pair_cutsq.upload(cutsq);
+    s.pair_kind = Impl::PairKind::table;
+  }
+
+  void Engine::set_bond_harmonic(const HostBondHarmonic &p)
+  {
+    std::vector<physics::BondHarmonicParams<real>> h(p.k.size());
+    for (size_t t = 0; t < p.k.size(); ++t) h[t] = {static_cast<real>(p.k[t]), static_cast<real>(p.r0[t])};
+    impl->bond_harmonic.upload(h);
+    impl->bond_kind = Impl::BondKind::harmonic;
+  }
+
+  void Engine::set_bond_fene(const HostBondFENE &p)
+  {
+    std::vector<physics::BondFENEParams<real>> h(p.k.size());
+    for (size_t t = 0; t < p.k.size(); ++t)
+      h[t] = {static_cast<real>(p.k[t]), static_cast<real>(p.r0[t]), static_cast<real>(p.epsilon[t]),
+              static_cast<real>(p.sigma[t])};
+    impl->bond_fene.upload(h);
+    impl->bond_kind = Impl::BondKind::fene;
+  }
+
+  void Engine::compute_forces(bool ev)
+  {
+    Impl &s = *impl;
+    if (!s.built) build_neighbor_list();
+    const BoxD box = s.box();
+    Special4 slj;
+    slj.w[0] = real(1);
+    for (int k = 1; k < 4; ++k) slj.w[k] = static_cast<real>(s.special_lj[k]);
+    const PerAtomEV evp = s.ev_pair.view(), evb = s.ev_bond.view();
+    const int nb = blocks(s.n);
+
+    switch (s.pair_kind) {
+      case Impl::PairKind::lj: {
+        PairLJDev pair{s.lj.get(), s.pair_cutsq.get()};
+        if (ev)
+          pair_forces_kernel<PairLJDev, true><<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), pair,
+                                                             s.ntp1(), slj, s.f[0].get(), s.f[1].get(),
+                                                             s.f[2].get(), evp, s.err.get());
+        else
+          pair_forces_kernel<PairLJDev, false><<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), pair,
+                                                              s.ntp1(), slj, s.f[0].get(), s.f[1].get(),
+                                                              s.f[2].get(), evp, s.err.get());
+        break;
+      }
+      case Impl::PairKind::table: {
+        PairTableDev pair{s.table_view.get(), s.pair_offset.get(), s.pair_cutsq.get()};
+        if (ev)
+          pair_forces_kernel<PairTableDev, true><<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(),
+                                                                pair, s.ntp1(), slj, s.f[0].get(), s.f[1].get(),
+                                                                s.f[2].get(), evp, s.err.get());
+        else
+          pair_forces_kernel<PairTableDev, false><<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(),
+                                                                 pair, s.ntp1(), slj, s.f[0].get(), s.f[1].get(),
+                                                                 s.f[2].get(), evp, s.err.get());
+        break;
+      }
+      case Impl::PairKind::none:
+        for (int d = 0; d < 3; ++d) s.f[d].zero();
+        if (ev)
+          for (auto &a : s.ev_pair.a) a.zero();
+        break;
+    }
+    MESOGPU_CUDA_LAUNCH_CHECK();
+
+    if (s.maxbond > 0 && s.bond_kind != Impl::BondKind::none) {
+      if (s.bond_kind == Impl::BondKind::harmonic) {
+        BondHarmonicDev bond{s.bond_harmonic.get()};
+        if (ev)
+          bond_forces_kernel<BondHarmonicDev, true><<<nb, BLOCK>>>(
+              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond, s.f[0].get(),
+              s.f[1].get(), s.f[2].get(), evb, s.err.get());
+        else
+          bond_forces_kernel<BondHarmonicDev, false><<<nb, BLOCK>>>(
+              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond, s.f[0].get(),
+              s.f[1].get(), s.f[2].get(), evb, s.err.get());
+      } else {
+        BondFENEDev bond{s.bond_fene.get()};
+        if (ev)
+          bond_forces_kernel<BondFENEDev, true><<<nb, BLOCK>>>(
+              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond, s.f[0].get(),
+              s.f[1].get(), s.f[2].get(), evb, s.err.get());
+        else
+          bond_forces_kernel<BondFENEDev, false><<<nb, BLOCK>>>(
+              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond, s.f[0].get(),
+              s.f[1].get(), s.f[2].get(), evb, s.err.get());
+      }
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    } else if (ev) {
+      for (auto &a : s.ev_bond.a) a.zero();
+    }
+    s.ev_valid = ev;
+    s.st.steps++;
+  }
+
+  EnergyVirial Engine::reduce_energy_virial()
+  {
+    Impl &s = *impl;
+    if (!s.ev_valid) throw std::runtime_error("mesogpu: energy/virial requested on a step that did not compute them");
+    s.ev_sum.zero();
+    const int nb = std::min(blocks(s.n), 1024);
+    reduce_ev_kernel<<<nb, BLOCK>>>(s.n, s.ev_pair.view(), s.ev_sum.get());
+    reduce_ev_kernel<<<nb, BLOCK>>>(s.n, s.ev_bond.view(), s.ev_sum.get() + 7);
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    double h[14];
+    s.ev_sum.download(h, 14);
+    EnergyVirial r;
+    r.e_pair = h[0];
+    r.e_bond = h[7];
+    for (int k = 0; k < 6; ++k) {
+      r.v_pair[k] = h[1 + k];
+      r.v_bond[k] = h[8 + k];
+    }
+    return r;
+  }
+
+  void Engine::upload_mask(const int *mask) { impl->mask.upload(mask, impl->n); }
+
+  void Engine::nve_initial(double dtv, double dtf, int groupbit)
+  {
+    Impl &s = *impl;
+    nve_initial_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.v[0].get(),
+                                                s.v[1].get(), s.v[2].get(), s.f[0].get(), s.f[1].get(),
+                                                s.f[2].get(), s.type.get(), s.mass.get(), static_cast<acc>(dtv),
+                                                static_cast<acc>(dtf), s.pos.get(), s.mask.get(), groupbit);
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::nve_final(double dtf, int groupbit)
+  {
+    Impl &s = *impl;
+    nve_final_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(),
+                                              s.f[1].get(), s.f[2].get(), s.type.get(), s.mass.get(),
+                                              static_cast<acc>(dtf), s.mask.get(), groupbit);
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::check_errors()
+  {
+    Impl &s = *impl;
+    ErrorRecord e;
+    s.err.download(&e, 1);
+    if (e.bits == 0) return;
+    MESOGPU_CUDA_CALL(cudaMemset(s.err.get(), 0, sizeof(ErrorRecord)));
+    std::ostringstream m;
+    if (e.bits & ERR_BELOW_TABLE)
+      m << "pair distance " << std::sqrt(e.rsq) << " between atoms at device index " << e.i << " and " << e.j
+        << " is below the start of its table/r2 table (use 'inner clamp' or a table that starts closer)";
+    else if (e.bits & ERR_BAD_FENE)
+      m << "bad FENE bond between atoms at device index " << e.i << " and " << e.j << ": length "
+        << std::sqrt(e.rsq) << " is at least twice R0";
+    throw std::runtime_error(m.str());
+  }
+
+  EngineStats Engine::stats() const
+  {
+    EngineStats st = impl->st;
+    st.cell_capacity = impl->cell_cap;
+    st.neighbor_capacity = impl->nbr_cap;
+    st.max_neighbors = impl->max_neighbors;
+    return st;
+  }
+
+  void Engine::synchronize() { MESOGPU_CUDA_CALL(cudaDeviceSynchronize()); }
+
+}    // namespace cuda
+}    // namespace mesogpu

@@ -1,0 +1,119 @@
+/* mesogpu: the device engine's host interface (plain C++; the LAMMPS styles include
+ * it with g++). One Engine holds one system resident on the GPU: atom state, cell and
+ * neighbour lists, topology, force-field parameters, and the per-step kernels.
+ *
+ * Scope now: one GPU, orthogonal fully periodic box, per-type masses; pair lj/cut and
+ * table/r2, bond harmonic and fene, fix nve; exclusions and special factors from
+ * LAMMPS's special lists; neighbour rebuilds decided on the device exactly as LAMMPS
+ * decides them (every / delay / check with half the skin). Device order equals
+ * LAMMPS order (no sorting yet).
+ * Errors: every CUDA failure and every violated limit throws std::runtime_error with
+ * a message for the user; the LAMMPS side turns it into a LAMMPS error. */
+#ifndef MESOGPU_CUDA_ENGINE_H
+#define MESOGPU_CUDA_ENGINE_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mesogpu {
+namespace cuda {
+
+  // per type pair parameters as the host styles hold them, (ntypes+1)^2 row-major,
+  // index [i * (ntypes+1) + j], 1-based types as in LAMMPS
+  struct HostLJ {
+    std::vector<double> lj1, lj2, lj3, lj4, offset, cutsq;
+  };
+  struct HostTableR2 {
+    std::vector<int> table_of_pair;    // (ntypes+1)^2, -1 if none
+    std::vector<int> n;                // per table: intervals
+    std::vector<double> z_lo, dz;      // per table
+    std::vector<double> coeff;         // all tables, 4 n each, in table order
+    std::vector<double> offset, cutsq; // per type pair
+    int inner = 0;                     // physics::InnerMode
+  };
+  struct HostBondHarmonic {
+    std::vector<double> k, r0;    // per bond type, index 0 unused
+  };
+  struct HostBondFENE {
+    std::vector<double> k, r0, epsilon, sigma;
+  };
+
+  struct EnergyVirial {
+    double e_pair = 0.0, e_bond = 0.0;
+    double v_pair[6] = {0, 0, 0, 0, 0, 0}, v_bond[6] = {0, 0, 0, 0, 0, 0};
+  };
+
+  struct EngineStats {
+    long long neighbor_builds = 0, steps = 0;
+    int cell_capacity = 0, neighbor_capacity = 0, max_neighbors = 0;
+  };
+
+  class Engine {
+   public:
+    Engine();
+    ~Engine();
+    Engine(const Engine &) = delete;
+    Engine &operator=(const Engine &) = delete;
+
+    // --- system -------------------------------------------------------------------
+    // Atoms in LAMMPS order. x, v, f: 3 n values; image: 3 n ints (ix, iy, iz);
+    // type 1..ntypes; mass_per_type: ntypes + 1 values.
+    void set_box(const double lo[3], const double hi[3]);
+    void upload_atoms(int n, int ntypes, const double *x, const double *v, const double *f,
+                      const int *image, const int *type, const double *mass_per_type);
+    void download_atoms(double *x, double *v, double *f, int *image) const;
+    void upload_mask(const int *mask);    // LAMMPS group bits per atom
+    int natoms() const;
+
+    // special neighbours: for atom i, special[i * maxspecial + k] (device index) for
+    // k < nspecial[3 i + 2]; nspecial as LAMMPS (cumulative 1-2, 1-3, 1-4 counts).
+    // special_flag[1..3] as LAMMPS's Neighbor: 0 exclude, 1 include as normal pair,
+    // 2 include with the special bits (factor special_lj[1..3] applied).
+    void upload_special(const int *nspecial, const int *special, int maxspecial,
+                        const int special_flag[4], const double special_lj[4]);
+
+    // bonds of atom i: partners and types, both directions, bond_partner[i*maxbond + k]
+    void upload_bonds(const int *nbond, const int *partner, const int *btype, int maxbond);
+
+    // --- neighbour list ------------------------------------------------------------
+    // cutneighsq: (ntypes+1)^2 (cut + skin)^2 per type pair; cutneighmax = max cut + skin
+    void set_neighbor(double cutneighmax, double skin, const std::vector<double> &cutneighsq,
+                      int every, int delay, bool dist_check);
+    // LAMMPS's Neighbor::decide(): rebuild when ago >= delay, ago % every == 0 and
+    // (no check, or some atom moved more than skin/2 since the last build)
+    bool decide_rebuild();
+    void build_neighbor_list();    // wraps positions into the box, updates images
+
+    // --- force field ---------------------------------------------------------------
+    void set_pair_lj(const HostLJ &p);
+    void set_pair_table_r2(const HostTableR2 &p);
+    void set_bond_harmonic(const HostBondHarmonic &p);
+    void set_bond_fene(const HostBondFENE &p);
+    // f = pair + bond forces; with energy_virial, per-atom energies and virials too
+    void compute_forces(bool energy_virial);
+    EnergyVirial reduce_energy_virial();
+
+    // --- integrators -----------------------------------------------------------------
+    // fix nve on the atoms whose mask has groupbit (upload_mask first)
+    void nve_initial(double dtv, double dtf, int groupbit);
+    void nve_final(double dtf, int groupbit);
+
+    // --- state ---------------------------------------------------------------------
+    // throws with a message if a kernel reported a problem since the last call
+    // (pair below table start, broken bond, lost atom)
+    void check_errors();
+    EngineStats stats() const;
+    void synchronize();
+
+    struct Impl;
+
+   private:
+    std::unique_ptr<Impl> impl;
+  };
+
+}    // namespace cuda
+}    // namespace mesogpu
+
+#endif

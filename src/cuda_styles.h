@@ -1,0 +1,53 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   mesogpu - /cuda variants of pair, bond and fix styles. Each is its CPU class
+   plus a device part (device_styles.h); docs: doc/run_style_verlet_cuda.md.
+------------------------------------------------------------------------- */
+
+#ifndef MESOGPU_CUDA_STYLES_H
+#define MESOGPU_CUDA_STYLES_H
+
+#include "MOLECULE/bond_fene.h"
+#include "MOLECULE/bond_harmonic.h"
+#include "device_styles.h"
+#include "fix_nve.h"
+#include "pair_lj_cut.h"
+#include "pair_table_r2.h"
+
+namespace LAMMPS_NS {
+
+class PairLJCutCuda : public PairLJCut, public DevicePair {
+ public:
+  PairLJCutCuda(class LAMMPS *lmp) : PairLJCut(lmp) {}
+  void init_style() override;
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+};
+
+class PairTableR2Cuda : public PairTableR2, public DevicePair {
+ public:
+  PairTableR2Cuda(class LAMMPS *lmp) : PairTableR2(lmp) {}
+  void init_style() override;
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+};
+
+class BondHarmonicCuda : public BondHarmonic, public DeviceBond {
+ public:
+  BondHarmonicCuda(class LAMMPS *lmp) : BondHarmonic(lmp) {}
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+};
+
+class BondFENECuda : public BondFENE, public DeviceBond {
+ public:
+  BondFENECuda(class LAMMPS *lmp) : BondFENE(lmp) {}
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+};
+
+class FixNVECuda : public FixNVE, public DeviceFix {
+ public:
+  FixNVECuda(class LAMMPS *lmp, int narg, char **arg) : FixNVE(lmp, narg, arg) {}
+  void device_initial_integrate(mesogpu::cuda::Engine &engine) override;
+  void device_final_integrate(mesogpu::cuda::Engine &engine) override;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif

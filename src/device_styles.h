@@ -1,0 +1,49 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   mesogpu - the device part of a style. A /cuda style inherits its CPU class
+   (same parsing, coefficients, restart) and one of these interfaces; run_style
+   verlet/cuda drives the step through them and refuses styles without one.
+------------------------------------------------------------------------- */
+
+#ifndef MESOGPU_DEVICE_STYLES_H
+#define MESOGPU_DEVICE_STYLES_H
+
+namespace mesogpu {
+namespace cuda {
+  class Engine;
+}
+}    // namespace mesogpu
+
+namespace LAMMPS_NS {
+
+// pair and bond styles hand their parameters to the engine once per run setup;
+// the engine's force kernels then use them every step
+class DevicePair {
+ protected:
+  ~DevicePair() = default;    // never deleted through the interface
+
+ public:
+  virtual void device_setup(mesogpu::cuda::Engine &engine) = 0;
+};
+
+class DeviceBond {
+ protected:
+  ~DeviceBond() = default;    // never deleted through the interface
+
+ public:
+  virtual void device_setup(mesogpu::cuda::Engine &engine) = 0;
+};
+
+// fixes act at the integrate stages of the step on device data
+class DeviceFix {
+ protected:
+  ~DeviceFix() = default;    // never deleted through the interface
+
+ public:
+  virtual void device_setup(mesogpu::cuda::Engine &) {}
+  virtual void device_initial_integrate(mesogpu::cuda::Engine &) {}
+  virtual void device_final_integrate(mesogpu::cuda::Engine &) {}
+};
+
+}    // namespace LAMMPS_NS
+
+#endif

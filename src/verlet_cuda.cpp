@@ -1,0 +1,319 @@
+/* mesogpu: run_style verlet/cuda; see verlet_cuda.h. */
+
+#include "verlet_cuda.h"
+
+#include "angle.h"
+#include "atom.h"
+#include "bond.h"
+#include "comm.h"
+#include "device_styles.h"
+#include "dihedral.h"
+#include "domain.h"
+#include "engine.h"
+#include "error.h"
+#include "fix.h"
+#include "force.h"
+#include "improper.h"
+#include "kspace.h"
+#include "modify.h"
+#include "neighbor.h"
+#include "output.h"
+#include "pair.h"
+#include "timer.h"
+#include "update.h"
+
+#include <cstring>
+
+using namespace LAMMPS_NS;
+using namespace FixConst;
+
+/* ---------------------------------------------------------------------- */
+
+VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) : Verlet(lmp, narg, arg), synced(true) {}
+
+VerletCuda::~VerletCuda() = default;
+
+void VerletCuda::device_error(const char *what, const std::exception &e)
+{
+  error->all(FLERR, "run_style verlet/cuda: {}: {}", what, e.what());
+}
+
+/* ----------------------------------------------------------------------
+   every style that acts during a step must have a device part
+------------------------------------------------------------------------- */
+
+void VerletCuda::check_styles()
+{
+  if (comm->nprocs != 1)
+    error->all(FLERR,
+               "run_style verlet/cuda runs on one MPI rank (this run has {}); multi-GPU runs are "
+               "not supported yet",
+               comm->nprocs);
+  if (domain->triclinic)
+    error->all(FLERR, "run_style verlet/cuda supports orthogonal boxes only (this box is triclinic)");
+  if (!domain->xperiodic || !domain->yperiodic || !domain->zperiodic)
+    error->all(FLERR, "run_style verlet/cuda needs a box periodic in x, y and z ('boundary p p p')");
+  if (domain->box_change)
+    error->all(FLERR, "run_style verlet/cuda: the box must not change during the run "
+                      "(a fix changes it: npt, deform, box/relax are not supported yet)");
+  if (atom->rmass_flag)
+    error->all(FLERR, "run_style verlet/cuda supports per-type masses only (atom style {} has "
+                      "per-atom masses)", atom->atom_style);
+
+  if (force->pair && !dynamic_cast<DevicePair *>(force->pair))
+    error->all(FLERR,
+               "run_style verlet/cuda: pair style {} has no device part (device pair styles: "
+               "lj/cut/cuda, table/r2/cuda; run with -sf cuda to pick them)",
+               force->pair_style);
+  if (force->bond && !dynamic_cast<DeviceBond *>(force->bond))
+    error->all(FLERR,
+               "run_style verlet/cuda: bond style {} has no device part (device bond styles: "
+               "harmonic/cuda, fene/cuda)",
+               force->bond_style);
+  if (force->angle)
+    error->all(FLERR, "run_style verlet/cuda: angle style {} has no device part yet", force->angle_style);
+  if (force->dihedral)
+    error->all(FLERR, "run_style verlet/cuda: dihedral style {} has no device part yet",
+               force->dihedral_style);
+  if (force->improper)
+    error->all(FLERR, "run_style verlet/cuda: improper style {} has no device part yet",
+               force->improper_style);
+  if (force->kspace)
+    error->all(FLERR, "run_style verlet/cuda: kspace style {} has no device part", force->kspace_style);
+
+  const int per_step = INITIAL_INTEGRATE | POST_INTEGRATE | PRE_EXCHANGE | PRE_NEIGHBOR | POST_NEIGHBOR |
+      PRE_FORCE | PRE_REVERSE | POST_FORCE | FINAL_INTEGRATE | END_OF_STEP;
+  fix_initial.clear();
+  fix_final.clear();
+  for (auto &ifix : modify->get_fix_list()) {
+    auto *dfix = dynamic_cast<DeviceFix *>(ifix);
+    if (!dfix) {
+      if (ifix->setmask() & per_step)
+        error->all(FLERR,
+                   "run_style verlet/cuda: fix {} (style {}) acts during the step and has no device "
+                   "part (device fixes: nve/cuda; run with -sf cuda to pick them)",
+                   ifix->id, ifix->style);
+      continue;
+    }
+    const int mask = ifix->setmask();
+    if (mask & (POST_INTEGRATE | PRE_EXCHANGE | PRE_NEIGHBOR | POST_NEIGHBOR | PRE_FORCE | PRE_REVERSE |
+                POST_FORCE | END_OF_STEP))
+      error->all(FLERR, "run_style verlet/cuda: fix {} (style {}) needs a step stage the device "
+                        "loop does not run yet", ifix->id, ifix->style);
+    if (mask & INITIAL_INTEGRATE) fix_initial.push_back(dfix);
+    if (mask & FINAL_INTEGRATE) fix_final.push_back(dfix);
+  }
+}
+
+void VerletCuda::init()
+{
+  Verlet::init();
+  check_styles();
+}
+
+/* ----------------------------------------------------------------------
+   device copy of the system: atoms, special lists, bonds, neighbour settings,
+   force-field parameters
+------------------------------------------------------------------------- */
+
+void VerletCuda::upload()
+{
+  const int n = atom->nlocal;
+  const int ntypes = atom->ntypes;
+
+  // LAMMPS order is device order; tags map to indices (owned atoms only, no ghosts)
+  bigint maxtag = 0;
+  for (int i = 0; i < n; i++) maxtag = MAX(maxtag, atom->tag[i]);
+  tag_to_index.assign(maxtag + 1, -1);
+  for (int i = 0; i < n; i++) tag_to_index[atom->tag[i]] = i;
+  auto index_of = [&](tagint tag, const char *what, int i) {
+    if (tag < 0 || tag > maxtag || tag_to_index[tag] < 0)
+      error->one(FLERR, "run_style verlet/cuda: {} of atom {} refers to missing atom {}", what, atom->tag[i], tag);
+    return tag_to_index[tag];
+  };
+
+  std::vector<int> image(3 * n);
+  for (int i = 0; i < n; i++) {
+    const imageint im = atom->image[i];
+    image[3 * i + 0] = (im & IMGMASK) - IMGMAX;
+    image[3 * i + 1] = (im >> IMGBITS & IMGMASK) - IMGMAX;
+    image[3 * i + 2] = (im >> IMG2BITS) - IMGMAX;
+  }
+  if (!atom->mass_setflag) error->all(FLERR, "run_style verlet/cuda: masses are not set");
+  std::vector<double> mass(atom->mass, atom->mass + ntypes + 1);
+
+  try {
+    if (!engine) engine = std::make_unique<mesogpu::cuda::Engine>();
+    engine->set_box(domain->boxlo, domain->boxhi);
+    engine->upload_atoms(n, ntypes, n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr,
+                         n ? atom->f[0] : nullptr, image.data(), atom->type, mass.data());
+    engine->upload_mask(atom->mask);
+
+    // special neighbours (1-2, 1-3, 1-4) as device indices
+    if (atom->molecular == Atom::MOLECULAR && atom->maxspecial > 0) {
+      const int ms = atom->maxspecial;
+      std::vector<int> nspecial(3 * n), special((size_t) n * ms, -1);
+      for (int i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) nspecial[3 * i + k] = atom->nspecial[i][k];
+        for (int s = 0; s < atom->nspecial[i][2]; s++)
+          special[(size_t) i * ms + s] = index_of(atom->special[i][s], "special list", i);
+      }
+      engine->upload_special(nspecial.data(), special.data(), ms, neighbor->special_flag, force->special_lj);
+    } else if (atom->molecular == Atom::TEMPLATE) {
+      error->all(FLERR, "run_style verlet/cuda does not support molecular templates (atom_style template)");
+    }
+
+    // bonds of each atom in both directions (with newton_bond each bond is stored once)
+    if (force->bond && atom->nbonds > 0) {
+      std::vector<std::vector<std::pair<int, int>>> list(n);
+      for (int i = 0; i < n; i++)
+        for (int k = 0; k < atom->num_bond[i]; k++) {
+          const int type = atom->bond_type[i][k];
+          if (type <= 0) continue;    // bond turned off
+          const int j = index_of(atom->bond_atom[i][k], "bond", i);
+          list[i].push_back({j, type});
+          if (force->newton_bond) list[j].push_back({i, type});
+        }
+      int maxbond = 0;
+      for (auto &l : list) maxbond = MAX(maxbond, (int) l.size());
+      std::vector<int> nb(n), partner((size_t) n * maxbond, 0), btype((size_t) n * maxbond, 0);
+      for (int i = 0; i < n; i++) {
+        nb[i] = list[i].size();
+        for (int k = 0; k < nb[i]; k++) {
+          partner[(size_t) i * maxbond + k] = list[i][k].first;
+          btype[(size_t) i * maxbond + k] = list[i][k].second;
+        }
+      }
+      engine->upload_bonds(nb.data(), partner.data(), btype.data(), maxbond);
+      dynamic_cast<DeviceBond *>(force->bond)->device_setup(*engine);
+    }
+
+    std::vector<double> cutneighsq((ntypes + 1) * (ntypes + 1), 0.0);
+    for (int i = 1; i <= ntypes; i++)
+      for (int j = 1; j <= ntypes; j++) cutneighsq[i * (ntypes + 1) + j] = neighbor->cutneighsq[i][j];
+    engine->set_neighbor(neighbor->cutneighmax, neighbor->skin, cutneighsq, neighbor->every,
+                         neighbor->delay, neighbor->dist_check != 0);
+    if (force->pair) dynamic_cast<DevicePair *>(force->pair)->device_setup(*engine);
+    for (auto &ifix : modify->get_fix_list())
+      if (auto *dfix = dynamic_cast<DeviceFix *>(ifix)) dfix->device_setup(*engine);
+    engine->build_neighbor_list();
+  } catch (std::runtime_error &e) {
+    device_error("setup", e);
+  }
+}
+
+/* ----------------------------------------------------------------------
+   host LAMMPS sets up as usual (forces on the host, thermo of step 0); then the
+   state goes to the device, which owns it until the next sync
+------------------------------------------------------------------------- */
+
+void VerletCuda::setup(int flag)
+{
+  Verlet::setup(flag);
+  check_styles();
+  // Neighbor::init() has run by now (it runs after Integrate::init())
+  if (neighbor->exclude)
+    error->all(FLERR, "run_style verlet/cuda does not support 'neigh_modify exclude' yet");
+  upload();
+  synced = true;
+}
+
+void VerletCuda::setup_minimal(int flag)
+{
+  Verlet::setup_minimal(flag);
+  check_styles();
+  if (neighbor->exclude)
+    error->all(FLERR, "run_style verlet/cuda does not support 'neigh_modify exclude' yet");
+  upload();
+  synced = true;
+}
+
+/* ----------------------------------------------------------------------
+   bring host arrays up to date; energies and virial from device reductions
+------------------------------------------------------------------------- */
+
+void VerletCuda::sync_to_host(bool energy_virial)
+{
+  const int n = atom->nlocal;
+  std::vector<int> image(3 * n);
+  try {
+    engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr, n ? atom->f[0] : nullptr,
+                           image.data());
+    engine->check_errors();
+    if (energy_virial) {
+      const mesogpu::cuda::EnergyVirial ev = engine->reduce_energy_virial();
+      if (force->pair) {
+        force->pair->eng_vdwl = ev.e_pair;
+        force->pair->eng_coul = 0.0;
+        for (int k = 0; k < 6; k++) force->pair->virial[k] = ev.v_pair[k];
+      }
+      if (force->bond) {
+        force->bond->energy = ev.e_bond;
+        for (int k = 0; k < 6; k++) force->bond->virial[k] = ev.v_bond[k];
+      }
+    }
+  } catch (std::runtime_error &e) {
+    error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
+  }
+  for (int i = 0; i < n; i++)
+    atom->image[i] = ((imageint) (image[3 * i] + IMGMAX) & IMGMASK) |
+        (((imageint) (image[3 * i + 1] + IMGMAX) & IMGMASK) << IMGBITS) |
+        (((imageint) (image[3 * i + 2] + IMGMAX) & IMGMASK) << IMG2BITS);
+  synced = true;
+}
+
+/* ----------------------------------------------------------------------
+   the timestep loop on the device
+------------------------------------------------------------------------- */
+
+void VerletCuda::run(int n)
+{
+  // device order stays LAMMPS order during the run (no host sorting in between)
+  try {
+    for (int i = 0; i < n; i++) {
+      if (timer->check_timeout(i)) {
+        update->nsteps = i;
+        break;
+      }
+      const bigint ntimestep = ++update->ntimestep;
+      ev_set(ntimestep);
+      if ((eflag & ENERGY_ATOM) || (vflag & (VIRIAL_ATOM | VIRIAL_CENTROID)))
+        error->all(FLERR, "run_style verlet/cuda: per-atom energy or virial (compute pe/atom, "
+                          "stress/atom) is not supported in resident runs yet");
+      synced = false;
+
+      for (auto *f : fix_initial) f->device_initial_integrate(*engine);
+
+      if (engine->decide_rebuild()) {
+        engine->build_neighbor_list();
+        neighbor->ncalls++;
+        neighbor->lastcall = ntimestep;
+        neighbor->ago = 0;
+      } else {
+        neighbor->ago++;
+      }
+
+      engine->compute_forces(eflag || vflag);
+
+      for (auto *f : fix_final) f->device_final_integrate(*engine);
+
+      if (ntimestep == output->next) {
+        sync_to_host(eflag || vflag);
+        timer->stamp();
+        output->write(ntimestep);
+        timer->stamp(Timer::OUTPUT);
+      } else if (ntimestep % 1000 == 0) {
+        engine->check_errors();    // a kernel problem stops the run within 1000 steps
+      }
+    }
+  } catch (std::runtime_error &e) {
+    error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
+  }
+  timer->stamp(Timer::PAIR);
+}
+
+void VerletCuda::cleanup()
+{
+  if (!synced) sync_to_host(false);
+  Verlet::cleanup();
+}

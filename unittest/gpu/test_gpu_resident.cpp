@@ -1,0 +1,311 @@
+/* GPU tests of resident runs (run_style verlet/cuda): device forces, energies and
+   virial against the CPU styles on the same configuration; 1000-step trajectories
+   against CPU runs; reproducibility (output every step vs never) and neighbour-list
+   settings; errors for styles without a device part. Needs a GPU: exits 77 (ctest
+   "skipped") with a message otherwise. Tolerances depend on MESOGPU_PRECISION.
+   Numbers are printed with the prefix [gpu] for the closing note and bench/. */
+
+#include "atom.h"
+#include "domain.h"
+#include "force.h"
+#include "input.h"
+#include "lammps.h"
+#include "library.h"
+#include "update.h"
+
+#include "mesogpu_cuda.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mpi.h>
+#include <string>
+#include <vector>
+
+using LAMMPS_NS::LAMMPS;
+
+namespace {
+
+#if defined(MESOGPU_PREC_DOUBLE)
+const double FORCE_TOL = 1e-10, ENERGY_TOL = 1e-11;
+const char *PREC = "double";
+#elif defined(MESOGPU_PREC_SINGLE)
+const double FORCE_TOL = 2e-4, ENERGY_TOL = 1e-5;
+const char *PREC = "single";
+#else
+const double FORCE_TOL = 2e-5, ENERGY_TOL = 1e-6;    // float pair arithmetic, double sums
+const char *PREC = "mixed";
+#endif
+
+// the repository (MESOGPU_SOURCE_DIR in the environment wins: the GPU machine runs a copy)
+std::string source_dir()
+{
+  const char *env = getenv("MESOGPU_SOURCE_DIR");
+  return env ? env : MESOGPU_SOURCE_DIR;
+}
+std::string example_dir() { return source_dir() + "/examples/table_r2"; }
+std::string potentials_dir() { return source_dir() + "/potentials"; }
+
+struct Lmp {
+  LAMMPS *lmp;
+  explicit Lmp(bool suffix = false)
+  {
+    LAMMPS::argv args = {"gpu", "-log", "none", "-echo", "none", "-screen", "none", "-nocite"};
+    if (suffix) {
+      args.push_back("-sf");
+      args.push_back("cuda");
+    }
+    lmp = new LAMMPS(args, MPI_COMM_WORLD);
+  }
+  ~Lmp() { delete lmp; }
+  void cmd(const std::string &s) { lmp->input->one(s); }
+  void cmds(const std::vector<std::string> &v)
+  {
+    for (auto &s : v) cmd(s);
+  }
+  std::string error_of(const std::string &s)
+  {
+    try {
+      cmd(s);
+    } catch (std::exception &e) {
+      return e.what();
+    }
+    return "";
+  }
+  double thermo(const char *what) { return lammps_get_thermo(lmp, what); }
+  // per-atom array in tag order
+  std::vector<double> peratom(double **a)
+  {
+    std::vector<double> out(3 * lmp->atom->natoms);
+    for (int i = 0; i < lmp->atom->nlocal; ++i)
+      for (int d = 0; d < 3; ++d) out[3 * (lmp->atom->tag[i] - 1) + d] = a[i][d];
+    return out;
+  }
+  std::vector<double> forces() { return peratom(lmp->atom->f); }
+  // unwrapped positions in tag order
+  std::vector<double> positions()
+  {
+    std::vector<double> out(3 * lmp->atom->natoms);
+    auto **x = lmp->atom->x;
+    auto *img = lmp->atom->image;
+    const double *prd = lmp->domain->prd;
+    for (int i = 0; i < lmp->atom->nlocal; ++i) {
+      const int im[3] = {(int) (img[i] & IMGMASK) - IMGMAX, (int) (img[i] >> IMGBITS & IMGMASK) - IMGMAX,
+                         (int) (img[i] >> IMG2BITS) - IMGMAX};
+      for (int d = 0; d < 3; ++d) out[3 * (lmp->atom->tag[i] - 1) + d] = x[i][d] + im[d] * prd[d];
+    }
+    return out;
+  }
+};
+
+double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b, double *scale_out = nullptr)
+{
+  double d = 0, s = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    d = std::max(d, std::fabs(a[i] - b[i]));
+    s = std::max(s, std::fabs(b[i]));
+  }
+  if (scale_out) *scale_out = s;
+  return s > 0 ? d / s : d;
+}
+
+// --- systems ----------------------------------------------------------------------
+void lj_liquid(Lmp &l, int cells = 10, const char *neigh = "every 1 delay 0 check yes")
+{
+  l.cmds({"units lj", "atom_style atomic", "atom_modify map array sort 0 0", "lattice fcc 0.8442",
+          "region box block 0 " + std::to_string(cells) + " 0 " + std::to_string(cells) + " 0 " +
+              std::to_string(cells),
+          "create_box 2 box", "create_atoms 1 box", "set type 1 type/fraction 2 0.3 771", "mass 1 1.0",
+          "mass 2 1.5", "velocity all create 1.44 87287 loop geom", "pair_style lj/cut 2.5",
+          "pair_coeff 1 1 1.0 1.0", "pair_coeff 1 2 1.2 0.9", "pair_coeff 2 2 0.8 1.1 2.2",
+          "neighbor 0.3 bin", std::string("neigh_modify ") + neigh, "timestep 0.005", "fix 1 all nve"});
+}
+
+// soft-bead melt of examples/table_r2 (table/r2 + harmonic bonds, special lj 0 1 1)
+void soft_melt(Lmp &l)
+{
+  l.cmds({"units lj", "atom_style bond", "atom_modify map array sort 0 0", "region box block 0 12 0 12 0 12",
+          "create_box 1 box bond/types 1 extra/bond/per/atom 2 extra/special/per/atom 6",
+          "molecule chain " + example_dir() + "/chain.mol",
+          "create_atoms 0 random 90 20260704 NULL mol chain 4711 overlap 0.3 maxtry 100", "mass 1 1.0",
+          "pair_style table/r2 1000", "pair_coeff 1 1 " + potentials_dir() + "/gauss_soft.table GAUSS_SOFT",
+          "bond_style harmonic", "bond_coeff 1 20.0 0.9", "special_bonds lj 0.0 1.0 1.0", "neighbor 0.4 bin",
+          "neigh_modify every 1 delay 0 check yes", "velocity all create 1.0 8675309 loop geom",
+          "timestep 0.01", "fix 1 all nve"});
+}
+
+// Kremer-Grest melt: chains pushed apart with a soft potential on the CPU first, then
+// WCA + FENE (special_bonds fene)
+void kg_melt(Lmp &l)
+{
+  l.cmds({"units lj", "atom_style bond", "atom_modify map array sort 0 0", "region box block 0 14 0 14 0 14",
+          "create_box 1 box bond/types 1 extra/bond/per/atom 2 extra/special/per/atom 6",
+          "molecule chain " + example_dir() + "/chain.mol",
+          "create_atoms 0 random 120 1234 NULL mol chain 5678", "mass 1 1.0", "bond_style fene",
+          "bond_coeff 1 30.0 1.5 1.0 1.0", "special_bonds fene", "pair_style soft 1.122462",
+          "pair_coeff * * 0.0", "variable a equal ramp(0,60)", "fix push all adapt 1 pair soft a * * v_a",
+          "velocity all create 1.0 42 loop geom", "fix lim all nve/limit 0.05",
+          "fix th all langevin 1.0 1.0 1.0 99", "timestep 0.005", "thermo 0", "run 2000", "unfix push",
+          "unfix lim", "unfix th", "pair_style lj/cut 1.122462", "pair_coeff * * 1.0 1.0", "pair_modify shift yes",
+          "neighbor 0.4 bin", "neigh_modify every 1 delay 0 check yes", "fix 1 all nve"});
+}
+
+}    // namespace
+
+// ---- forces, energy, virial on one configuration --------------------------------------
+
+// CPU: run 0. Device: one step with dt = 0, so the device computes forces on the same
+// positions; thermo 1 brings them and the device reductions back.
+void compare_forces(void (*setup)(Lmp &), const char *pair_cuda, const char *label)
+{
+  Lmp cpu, dev;
+  setup(cpu);
+  setup(dev);
+  cpu.cmds({"thermo_style custom step pe press ebond epair", "run 0 post no"});
+  const auto f_cpu = cpu.forces();
+  const double pe_cpu = cpu.thermo("pe"), p_cpu = cpu.thermo("press");
+
+  (void) pair_cuda;
+  dev.cmds({"run_style verlet/cuda", "timestep 0.0", "thermo_style custom step pe press ebond epair", "thermo 1",
+            "run 1 post no"});
+  ASSERT_EQ(std::string(dev.lmp->update->integrate_style), "verlet/cuda");
+  const auto f_dev = dev.forces();
+  const double pe_dev = dev.thermo("pe"), p_dev = dev.thermo("press");
+
+  double scale;
+  const double df = max_rel_diff(f_dev, f_cpu, &scale);
+  printf("[gpu] %-14s %s: max |F_dev - F_cpu| / max|F| = %.3g (max|F| = %.3g); pe %.12g vs %.12g; press %.10g vs %.10g\n",
+         label, PREC, df, scale, pe_dev, pe_cpu, p_dev, p_cpu);
+  EXPECT_GT(scale, 0.0);
+  EXPECT_LT(df, FORCE_TOL);
+  EXPECT_NEAR(pe_dev, pe_cpu, ENERGY_TOL * std::max(1.0, std::fabs(pe_cpu)));
+  EXPECT_NEAR(p_dev, p_cpu, 10 * ENERGY_TOL * std::max(1.0, std::fabs(p_cpu)));
+}
+
+TEST(GpuResident, ForcesLJ)
+{
+  compare_forces([](Lmp &l) { lj_liquid(l); }, "lj/cut/cuda", "lj/cut");
+}
+
+TEST(GpuResident, ForcesTableR2HarmonicSpecial)
+{
+  compare_forces([](Lmp &l) { soft_melt(l); }, "table/r2/cuda", "table/r2+harm");
+}
+
+TEST(GpuResident, ForcesFENEWCA)
+{
+  compare_forces([](Lmp &l) { kg_melt(l); }, "lj/cut/cuda", "fene+wca");
+}
+
+// ---- trajectories ---------------------------------------------------------------------
+
+void compare_trajectory(void (*setup)(Lmp &), const char *label, int steps, double pe_tol)
+{
+  Lmp cpu, dev;
+  setup(cpu);
+  setup(dev);
+  const std::string th = "thermo_style custom step pe ke etotal press";
+  cpu.cmds({th, "thermo " + std::to_string(steps), "run " + std::to_string(steps) + " post no"});
+  dev.cmds({"run_style verlet/cuda", th, "thermo " + std::to_string(steps / 10),
+            "run " + std::to_string(steps) + " post no"});
+  const double pe_c = cpu.thermo("pe"), pe_d = dev.thermo("pe");
+  const double et_c = cpu.thermo("etotal"), et_d = dev.thermo("etotal");
+  const double dx = max_rel_diff(dev.positions(), cpu.positions());
+  double e0 = 0;
+  {
+    Lmp ref;
+    setup(ref);
+    ref.cmds({th, "run 0 post no"});
+    e0 = ref.thermo("etotal");
+  }
+  printf("[gpu] %-14s %s: %d steps: pe dev %.10g cpu %.10g; etotal dev %.10g cpu %.10g start %.10g; "
+         "device drift %.3g per atom; max |x_dev - x_cpu| / L %.3g\n",
+         label, PREC, steps, pe_d, pe_c, et_d, et_c, e0, et_d - e0, dx);
+  EXPECT_NEAR(pe_d, pe_c, pe_tol * std::fabs(pe_c));
+  EXPECT_NEAR(et_d, e0, 2e-3 * std::max(1.0, std::fabs(e0)));    // NVE energy conservation
+}
+
+TEST(GpuResident, TrajectoryLJ1000) { compare_trajectory([](Lmp &l) { lj_liquid(l); }, "lj 1000", 1000, 1e-3); }
+TEST(GpuResident, TrajectoryKGMelt1000) { compare_trajectory([](Lmp &l) { kg_melt(l); }, "kg melt 1000", 1000, 1e-3); }
+
+// ---- reproducibility -------------------------------------------------------------------
+
+TEST(GpuResident, OutputEveryStepEqualsNever)
+{
+  Lmp a, b;
+  lj_liquid(a);
+  lj_liquid(b);
+  a.cmds({"run_style verlet/cuda", "thermo 1", "run 300 post no"});
+  b.cmds({"run_style verlet/cuda", "thermo 0", "run 300 post no"});
+  const auto xa = a.positions(), xb = b.positions();
+  const auto va = a.peratom(a.lmp->atom->v), vb = b.peratom(b.lmp->atom->v);
+  EXPECT_EQ(xa, xb) << "syncing every step changed the trajectory";
+  EXPECT_EQ(va, vb);
+}
+
+TEST(GpuResident, NeighborSettingsAgree)
+{
+  Lmp a, b;
+  lj_liquid(a, 10, "every 1 delay 0 check yes");
+  lj_liquid(b, 10, "every 10 delay 0 check no");
+  a.cmds({"run_style verlet/cuda", "run 100 post no"});
+  b.cmds({"run_style verlet/cuda", "run 100 post no"});
+  const double d = max_rel_diff(a.positions(), b.positions());
+  printf("[gpu] neighbour settings (check yes vs every 10): max rel. position difference %.3g after 100 steps\n", d);
+  EXPECT_LT(d, 1e-5);
+}
+
+TEST(GpuResident, SuffixSelectsRunStyle)
+{
+  Lmp l(true);
+  EXPECT_EQ(std::string(l.lmp->update->integrate_style), "verlet/cuda");
+  lj_liquid(l);
+  EXPECT_EQ(std::string(l.lmp->force->pair_style), "lj/cut/cuda");
+  l.cmds({"run 20 post no"});
+  EXPECT_EQ(l.lmp->update->ntimestep, 20);
+}
+
+// ---- errors ---------------------------------------------------------------------------
+
+TEST(GpuResident, HostOnlyStylesAreNamed)
+{
+  {
+    Lmp l;
+    lj_liquid(l);
+    l.cmds({"pair_style soft 1.0", "pair_coeff * * 1.0", "run_style verlet/cuda"});
+    std::string m = l.error_of("run 1");
+    EXPECT_NE(m.find("pair style soft has no device part"), std::string::npos) << m;
+  }
+  {
+    Lmp l;
+    lj_liquid(l);
+    l.cmds({"fix th all langevin 1.0 1.0 1.0 5", "run_style verlet/cuda"});
+    std::string m = l.error_of("run 1");
+    EXPECT_NE(m.find("fix th (style langevin) acts during the step and has no device part"), std::string::npos) << m;
+  }
+  {
+    Lmp l;
+    lj_liquid(l, 2);
+    l.cmds({"run_style verlet/cuda"});
+    std::string m = l.error_of("run 1");
+    EXPECT_NE(m.find("needs at least 3 cells per dimension"), std::string::npos) << m;
+  }
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  if (mesogpu::cuda::device_count() == 0) {
+    printf("SKIPPED: no CUDA device on this machine; gpu tests run on the GPU machine\n");
+    MPI_Finalize();
+    return 77;
+  }
+  printf("[gpu] device 0: %s, precision %s\n", mesogpu::cuda::device_description(0).c_str(), PREC);
+  const int rc = RUN_ALL_TESTS();
+  MPI_Finalize();
+  return rc;
+}

@@ -1,0 +1,146 @@
+/* The /cuda styles and run_style verlet/cuda as far as they work without a GPU (CI):
+   registration, the CPU fallback of each /cuda style, and the setup errors that name a
+   style without a device part. The device side is tested in unittest/gpu. */
+
+#include "force.h"
+#include "info.h"
+#include "input.h"
+#include "lammps.h"
+#include "library.h"
+#include "update.h"
+
+#include "mesogpu_cuda.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <mpi.h>
+#include <string>
+
+using LAMMPS_NS::LAMMPS;
+
+namespace {
+struct Lmp {
+  LAMMPS *lmp;
+  explicit Lmp(bool suffix = false)
+  {
+    LAMMPS::argv args = {"test", "-log", "none", "-echo", "none", "-screen", "none", "-nocite"};
+    if (suffix) {
+      args.push_back("-sf");
+      args.push_back("cuda");
+    }
+    lmp = new LAMMPS(args, MPI_COMM_WORLD);
+  }
+  ~Lmp() { delete lmp; }
+  void cmd(const std::string &s) { lmp->input->one(s); }
+  std::string error_of(const std::string &s)
+  {
+    try {
+      cmd(s);
+    } catch (std::exception &e) {
+      return e.what();
+    }
+    return "";
+  }
+  void lj()
+  {
+    for (const char *c : {"units lj", "atom_style bond", "lattice fcc 0.8442", "region box block 0 5 0 5 0 5",
+                          "create_box 1 box bond/types 1", "create_atoms 1 box", "mass 1 1.0",
+                          "velocity all create 1.0 1 loop geom", "pair_style lj/cut 2.5", "pair_coeff 1 1 1.0 1.0",
+                          "fix 1 all nve"})
+      cmd(c);
+  }
+};
+}    // namespace
+
+TEST(CudaStyles, Registered)
+{
+  Lmp l;
+  LAMMPS_NS::Info info(l.lmp);
+  for (const char *p : {"lj/cut/cuda", "table/r2/cuda"}) EXPECT_TRUE(info.has_style("pair", p)) << p;
+  EXPECT_TRUE(info.has_style("bond", "harmonic/cuda"));
+  EXPECT_TRUE(info.has_style("bond", "fene/cuda"));
+  EXPECT_TRUE(info.has_style("fix", "nve/cuda"));
+}
+
+TEST(CudaStyles, SuffixSwapsDefaultRunStyle)
+{
+  Lmp l(true);
+  EXPECT_EQ(std::string(l.lmp->update->integrate_style), "verlet/cuda");
+  l.lj();
+  EXPECT_EQ(std::string(l.lmp->force->pair_style), "lj/cut/cuda");
+}
+
+TEST(CudaStyles, HostFallbackEqualsParent)
+{
+  Lmp a, b;
+  a.lj();
+  b.lj();
+  b.cmd("pair_style lj/cut/cuda 2.5");
+  b.cmd("pair_coeff 1 1 1.0 1.0");
+  a.cmd("run 10 post no");
+  b.cmd("run 10 post no");    // run_style verlet: the CPU code of lj/cut computes
+  EXPECT_EQ(lammps_get_thermo(a.lmp, "pe"), lammps_get_thermo(b.lmp, "pe"));
+}
+
+TEST(CudaStyles, SetupNamesStylesWithoutDevicePart)
+{
+  {
+    Lmp l;
+    l.lj();
+    l.cmd("pair_style soft 1.0");
+    l.cmd("pair_coeff * * 1.0");
+    l.cmd("run_style verlet/cuda");
+    std::string m = l.error_of("run 1");
+    EXPECT_NE(m.find("pair style soft has no device part"), std::string::npos) << m;
+  }
+  {
+    Lmp l;
+    l.lj();
+    l.cmd("pair_style lj/cut/cuda 2.5");
+    l.cmd("pair_coeff 1 1 1.0 1.0");
+    l.cmd("fix 1 all nve/cuda");
+    l.cmd("fix th all langevin 1.0 1.0 1.0 5");
+    l.cmd("run_style verlet/cuda");
+    std::string m = l.error_of("run 1");
+    EXPECT_NE(m.find("fix th (style langevin) acts during the step and has no device part"), std::string::npos)
+        << m;
+  }
+  {
+    Lmp l;
+    l.lj();
+    l.cmd("pair_style lj/cut/cuda 2.5");
+    l.cmd("pair_coeff 1 1 1.0 1.0");
+    l.cmd("bond_style harmonic");
+    l.cmd("bond_coeff 1 1.0 1.0");
+    l.cmd("run_style verlet/cuda");
+    std::string m = l.error_of("run 1");
+    EXPECT_NE(m.find("bond style harmonic has no device part"), std::string::npos) << "message: " << m;
+  }
+  {
+    Lmp l;
+    l.lj();
+    l.cmd("change_box all boundary p p f");
+    l.cmd("run_style verlet/cuda");
+    std::string m = l.error_of("run 1");
+    EXPECT_NE(m.find("needs a box periodic in x, y and z"), std::string::npos) << m;
+  }
+}
+
+TEST(CudaStyles, NoDeviceIsAClearError)
+{
+  if (mesogpu::cuda::device_count() > 0) GTEST_SKIP() << "a GPU is present";
+  Lmp l(true);
+  l.lj();
+  std::string m = l.error_of("run 1");
+  EXPECT_NE(m.find("no CUDA device is visible"), std::string::npos) << m;
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  const int rc = RUN_ALL_TESTS();
+  MPI_Finalize();
+  return rc;
+}
