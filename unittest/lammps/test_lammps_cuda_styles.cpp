@@ -99,6 +99,7 @@ TEST(CudaStyles, SetupNamesStylesWithoutDevicePart)
     l.lj();
     l.cmd("pair_style lj/cut/cuda 2.5");
     l.cmd("pair_coeff 1 1 1.0 1.0");
+    l.cmd("unfix 1");
     l.cmd("fix 1 all nve/cuda");
     l.cmd("fix th all langevin 1.0 1.0 1.0 5");
     l.cmd("run_style verlet/cuda");
