@@ -81,14 +81,17 @@ namespace cuda {
       return d - prd * rint(d * inv_prd);
     }
 
-    inline int blocks(int n) { return (n + BLOCK - 1) / BLOCK; }
+    inline int blocks(int n)
+    {
+      return (n + BLOCK - 1) / BLOCK;
+    }
 
     // ---- integrators ----------------------------------------------------------------
     // the arithmetic of LAMMPS FixNVE (dtfm = dtf / mass), so CPU and device agree
     __global__ void nve_initial_kernel(int n, acc *x0, acc *x1, acc *x2, acc *v0, acc *v1, acc *v2,
-                                       const acc *f0, const acc *f1, const acc *f2,
-                                       const int *type, const acc *mass, acc dtv, acc dtf,
-                                       PosType<real> *pos, const int *mask, int groupbit)
+                                       const acc *f0, const acc *f1, const acc *f2, const int *type,
+                                       const acc *mass, acc dtv, acc dtf, PosType<real> *pos,
+                                       const int *mask, int groupbit)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n || !(mask[i] & groupbit)) return;
@@ -132,10 +135,10 @@ namespace cuda {
     // Domain::pbc() of LAMMPS for an orthogonal box, then the atomic slot claim of the
     // cell list (one thread per atom). Overflowing atoms are only counted: the host grows
     // the capacity and bins again.
-    __global__ void wrap_and_bin_kernel(int n, acc *x0, acc *x1, acc *x2, int *im0, int *im1, int *im2,
-                                        acc *h0, acc *h1, acc *h2, PosType<real> *pos, BoxD box,
-                                        int3 ncell, int *cell_of, int *cell_count, int *cell_atoms,
-                                        int cell_cap, int *status)
+    __global__ void wrap_and_bin_kernel(int n, acc *x0, acc *x1, acc *x2, int *im0, int *im1,
+                                        int *im2, acc *h0, acc *h1, acc *h2, PosType<real> *pos,
+                                        BoxD box, int3 ncell, int *cell_of, int *cell_count,
+                                        int *cell_atoms, int cell_cap, int *status)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
@@ -176,7 +179,8 @@ namespace cuda {
 
     // atomic slot claims leave each cell in arbitrary order; sorting makes the
     // neighbour order, the force sums and so whole trajectories reproducible
-    __global__ void sort_cells_kernel(int ncells, const int *cell_count, int *cell_atoms, int cell_cap)
+    __global__ void sort_cells_kernel(int ncells, const int *cell_count, int *cell_atoms,
+                                      int cell_cap)
     {
       const int c = blockIdx.x * blockDim.x + threadIdx.x;
       if (c >= ncells) return;
@@ -206,7 +210,8 @@ namespace cuda {
       if (i >= n) return;
       const PosType<real> pi = pos[i];
       const int cell = cell_of[i];
-      const int cx = cell % ncell.x, cy = (cell / ncell.x) % ncell.y, cz = cell / (ncell.x * ncell.y);
+      const int cx = cell % ncell.x, cy = (cell / ncell.x) % ncell.y,
+                cz = cell / (ncell.x * ncell.y);
       const int ns0 = nspecial ? nspecial[3 * i] : 0, ns1 = nspecial ? nspecial[3 * i + 1] : 0,
                 ns2 = nspecial ? nspecial[3 * i + 2] : 0;
       const int sflag[4] = {special_flag.x, special_flag.y, special_flag.z, special_flag.w};
@@ -289,8 +294,8 @@ namespace cuda {
     // no atomics are needed; energy and virial take half of each pair
     template <class Pair, bool EV>
     __global__ void pair_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
-                                       const int *nbr, Pair pair, int ntp1, Special4 special_lj, acc *f0,
-                                       acc *f1, acc *f2, PerAtomEV ev, ErrorRecord *err)
+                                       const int *nbr, Pair pair, int ntp1, Special4 special_lj,
+                                       acc *f0, acc *f1, acc *f2, PerAtomEV ev, ErrorRecord *err)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
@@ -445,7 +450,10 @@ namespace cuda {
       {
         for (auto &x : a) x.resize(n);
       }
-      PerAtomEV view() { return {a[0].get(), a[1].get(), a[2].get(), a[3].get(), a[4].get(), a[5].get(), a[6].get()}; }
+      PerAtomEV view()
+      {
+        return {a[0].get(), a[1].get(), a[2].get(), a[3].get(), a[4].get(), a[5].get(), a[6].get()};
+      }
     };
 
   }    // namespace
@@ -479,8 +487,8 @@ namespace cuda {
     int ncell[3] = {1, 1, 1};
     int cell_cap = 0, nbr_cap = 0, max_neighbors = 0;
     DeviceArray<int> cell_of, cell_count, cell_atoms, nnbr, nbr;
-    DeviceArray<int> status;    // [0] max cell occupancy, [1] max neighbours, [2] rebuild flag
-    int *status_host = nullptr; // pinned
+    DeviceArray<int> status;       // [0] max cell occupancy, [1] max neighbours, [2] rebuild flag
+    int *status_host = nullptr;    // pinned
 
     // force field
     enum class PairKind { none, lj, table } pair_kind = PairKind::none;
@@ -513,7 +521,8 @@ namespace cuda {
 
   Engine::Engine() : impl(new Impl)
   {
-    if (device_count() == 0) throw std::runtime_error("mesogpu: no CUDA device is visible to this process");
+    if (device_count() == 0)
+      throw std::runtime_error("mesogpu: no CUDA device is visible to this process");
     MESOGPU_CUDA_CALL(cudaHostAlloc(&impl->status_host, 4 * sizeof(int), cudaHostAllocDefault));
     impl->status.resize(4);
     impl->ev_sum.resize(16);
@@ -526,7 +535,10 @@ namespace cuda {
     if (impl && impl->status_host) cudaFreeHost(impl->status_host);
   }
 
-  int Engine::natoms() const { return impl->n; }
+  int Engine::natoms() const
+  {
+    return impl->n;
+  }
 
   void Engine::set_box(const double lo[3], const double hi[3])
   {
@@ -653,8 +665,8 @@ namespace cuda {
       const double prd = s.hi[d] - s.lo[d];
       if (prd < 3.0 * cutneighmax) {
         std::ostringstream m;
-        m << "box length " << prd << " in dimension " << "xyz"[d]
-          << " is below 3 x (cutoff + skin) = " << 3.0 * cutneighmax
+        m << "box length " << prd << " in dimension "
+          << "xyz"[d] << " is below 3 x (cutoff + skin) = " << 3.0 * cutneighmax
           << ": the device neighbour list needs at least 3 cells per dimension (use a larger box, "
              "or run without the cuda suffix)";
         throw std::runtime_error(m.str());
@@ -685,9 +697,9 @@ namespace cuda {
       if (!s.dist_check) return true;
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 2, 0, sizeof(int)));
       const acc triggersq = static_cast<acc>(0.25 * s.skin * s.skin);
-      displacement_check_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(),
-                                                         s.xhold[0].get(), s.xhold[1].get(),
-                                                         s.xhold[2].get(), triggersq, s.status.get() + 2);
+      displacement_check_kernel<<<blocks(s.n), BLOCK>>>(
+          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.xhold[0].get(), s.xhold[1].get(),
+          s.xhold[2].get(), triggersq, s.status.get() + 2);
       MESOGPU_CUDA_LAUNCH_CHECK();
       MESOGPU_CUDA_CALL(
           cudaMemcpy(s.status_host + 2, s.status.get() + 2, sizeof(int), cudaMemcpyDeviceToHost));
@@ -709,27 +721,31 @@ namespace cuda {
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get(), 0, 2 * sizeof(int)));
       wrap_and_bin_kernel<<<blocks(s.n), BLOCK>>>(
           s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
-          s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(), box, nc,
-          s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap, s.status.get());
+          s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(), box,
+          nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap, s.status.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
-      MESOGPU_CUDA_CALL(cudaMemcpy(s.status_host, s.status.get(), sizeof(int), cudaMemcpyDeviceToHost));
+      MESOGPU_CUDA_CALL(
+          cudaMemcpy(s.status_host, s.status.get(), sizeof(int), cudaMemcpyDeviceToHost));
       if (s.status_host[0] <= s.cell_cap) break;
       // positions were wrapped already: wrapping again is a no-op, so retrying is safe
       s.cell_cap = s.status_host[0] + s.status_host[0] / 4 + 4;
     }
-    sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_atoms.get(), s.cell_cap);
+    sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_atoms.get(),
+                                                 s.cell_cap);
     MESOGPU_CUDA_LAUNCH_CHECK();
-    const int4 sflag = make_int4(s.special_flag[0], s.special_flag[1], s.special_flag[2], s.special_flag[3]);
+    const int4 sflag =
+        make_int4(s.special_flag[0], s.special_flag[1], s.special_flag[2], s.special_flag[3]);
     for (;;) {
       s.nbr.resize((size_t) s.nbr_cap * s.n);
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 1, 0, sizeof(int)));
       build_neighbors_kernel<<<blocks(s.n), BLOCK>>>(
-          s.n, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap,
-          s.cutneighsq.get(), s.ntp1(), s.maxspecial ? s.nspecial.get() : nullptr,
+          s.n, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(),
+          s.cell_cap, s.cutneighsq.get(), s.ntp1(), s.maxspecial ? s.nspecial.get() : nullptr,
           s.maxspecial ? s.special.get() : nullptr, s.maxspecial, sflag, s.nnbr.get(), s.nbr.get(),
           s.nbr_cap, s.status.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
-      MESOGPU_CUDA_CALL(cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int), cudaMemcpyDeviceToHost));
+      MESOGPU_CUDA_CALL(
+          cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int), cudaMemcpyDeviceToHost));
       if (s.status_host[1] <= s.nbr_cap) break;
       s.nbr_cap = s.status_host[1] + s.status_host[1] / 4 + 8;    // grow, never truncate
     }
@@ -793,7 +809,8 @@ namespace cuda {
   void Engine::set_bond_harmonic(const HostBondHarmonic &p)
   {
     std::vector<physics::BondHarmonicParams<real>> h(p.k.size());
-    for (size_t t = 0; t < p.k.size(); ++t) h[t] = {static_cast<real>(p.k[t]), static_cast<real>(p.r0[t])};
+    for (size_t t = 0; t < p.k.size(); ++t)
+      h[t] = {static_cast<real>(p.k[t]), static_cast<real>(p.r0[t])};
     impl->bond_harmonic.upload(h);
     impl->bond_kind = Impl::BondKind::harmonic;
   }
@@ -802,8 +819,8 @@ namespace cuda {
   {
     std::vector<physics::BondFENEParams<real>> h(p.k.size());
     for (size_t t = 0; t < p.k.size(); ++t)
-      h[t] = {static_cast<real>(p.k[t]), static_cast<real>(p.r0[t]), static_cast<real>(p.epsilon[t]),
-              static_cast<real>(p.sigma[t])};
+      h[t] = {static_cast<real>(p.k[t]), static_cast<real>(p.r0[t]),
+              static_cast<real>(p.epsilon[t]), static_cast<real>(p.sigma[t])};
     impl->bond_fene.upload(h);
     impl->bond_kind = Impl::BondKind::fene;
   }
@@ -823,25 +840,25 @@ namespace cuda {
       case Impl::PairKind::lj: {
         PairLJDev pair{s.lj.get(), s.pair_cutsq.get()};
         if (ev)
-          pair_forces_kernel<PairLJDev, true><<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), pair,
-                                                             s.ntp1(), slj, s.f[0].get(), s.f[1].get(),
-                                                             s.f[2].get(), evp, s.err.get());
+          pair_forces_kernel<PairLJDev, true>
+              <<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(), slj,
+                              s.f[0].get(), s.f[1].get(), s.f[2].get(), evp, s.err.get());
         else
-          pair_forces_kernel<PairLJDev, false><<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), pair,
-                                                              s.ntp1(), slj, s.f[0].get(), s.f[1].get(),
-                                                              s.f[2].get(), evp, s.err.get());
+          pair_forces_kernel<PairLJDev, false>
+              <<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(), slj,
+                              s.f[0].get(), s.f[1].get(), s.f[2].get(), evp, s.err.get());
         break;
       }
       case Impl::PairKind::table: {
         PairTableDev pair{s.table_view.get(), s.pair_offset.get(), s.pair_cutsq.get()};
         if (ev)
-          pair_forces_kernel<PairTableDev, true><<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(),
-                                                                pair, s.ntp1(), slj, s.f[0].get(), s.f[1].get(),
-                                                                s.f[2].get(), evp, s.err.get());
+          pair_forces_kernel<PairTableDev, true>
+              <<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(), slj,
+                              s.f[0].get(), s.f[1].get(), s.f[2].get(), evp, s.err.get());
         else
-          pair_forces_kernel<PairTableDev, false><<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(),
-                                                                 pair, s.ntp1(), slj, s.f[0].get(), s.f[1].get(),
-                                                                 s.f[2].get(), evp, s.err.get());
+          pair_forces_kernel<PairTableDev, false>
+              <<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(), slj,
+                              s.f[0].get(), s.f[1].get(), s.f[2].get(), evp, s.err.get());
         break;
       }
       case Impl::PairKind::none:
@@ -857,22 +874,22 @@ namespace cuda {
         BondHarmonicDev bond{s.bond_harmonic.get()};
         if (ev)
           bond_forces_kernel<BondHarmonicDev, true><<<nb, BLOCK>>>(
-              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond, s.f[0].get(),
-              s.f[1].get(), s.f[2].get(), evb, s.err.get());
+              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond,
+              s.f[0].get(), s.f[1].get(), s.f[2].get(), evb, s.err.get());
         else
           bond_forces_kernel<BondHarmonicDev, false><<<nb, BLOCK>>>(
-              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond, s.f[0].get(),
-              s.f[1].get(), s.f[2].get(), evb, s.err.get());
+              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond,
+              s.f[0].get(), s.f[1].get(), s.f[2].get(), evb, s.err.get());
       } else {
         BondFENEDev bond{s.bond_fene.get()};
         if (ev)
           bond_forces_kernel<BondFENEDev, true><<<nb, BLOCK>>>(
-              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond, s.f[0].get(),
-              s.f[1].get(), s.f[2].get(), evb, s.err.get());
+              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond,
+              s.f[0].get(), s.f[1].get(), s.f[2].get(), evb, s.err.get());
         else
           bond_forces_kernel<BondFENEDev, false><<<nb, BLOCK>>>(
-              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond, s.f[0].get(),
-              s.f[1].get(), s.f[2].get(), evb, s.err.get());
+              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond,
+              s.f[0].get(), s.f[1].get(), s.f[2].get(), evb, s.err.get());
       }
       MESOGPU_CUDA_LAUNCH_CHECK();
     } else if (ev) {
@@ -885,7 +902,9 @@ namespace cuda {
   EnergyVirial Engine::reduce_energy_virial()
   {
     Impl &s = *impl;
-    if (!s.ev_valid) throw std::runtime_error("mesogpu: energy/virial requested on a step that did not compute them");
+    if (!s.ev_valid)
+      throw std::runtime_error(
+          "mesogpu: energy/virial requested on a step that did not compute them");
     s.ev_sum.zero();
     const int nb = std::min(blocks(s.n), 1024);
     reduce_ev_kernel<<<nb, BLOCK>>>(s.n, s.ev_pair.view(), s.ev_sum.get());
@@ -903,24 +922,27 @@ namespace cuda {
     return r;
   }
 
-  void Engine::upload_mask(const int *mask) { impl->mask.upload(mask, impl->n); }
+  void Engine::upload_mask(const int *mask)
+  {
+    impl->mask.upload(mask, impl->n);
+  }
 
   void Engine::nve_initial(double dtv, double dtf, int groupbit)
   {
     Impl &s = *impl;
-    nve_initial_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.v[0].get(),
-                                                s.v[1].get(), s.v[2].get(), s.f[0].get(), s.f[1].get(),
-                                                s.f[2].get(), s.type.get(), s.mass.get(), static_cast<acc>(dtv),
-                                                static_cast<acc>(dtf), s.pos.get(), s.mask.get(), groupbit);
+    nve_initial_kernel<<<blocks(s.n), BLOCK>>>(
+        s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
+        s.f[0].get(), s.f[1].get(), s.f[2].get(), s.type.get(), s.mass.get(), static_cast<acc>(dtv),
+        static_cast<acc>(dtf), s.pos.get(), s.mask.get(), groupbit);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
   void Engine::nve_final(double dtf, int groupbit)
   {
     Impl &s = *impl;
-    nve_final_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(),
-                                              s.f[1].get(), s.f[2].get(), s.type.get(), s.mass.get(),
-                                              static_cast<acc>(dtf), s.mask.get(), groupbit);
+    nve_final_kernel<<<blocks(s.n), BLOCK>>>(
+        s.n, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(),
+        s.type.get(), s.mass.get(), static_cast<acc>(dtf), s.mask.get(), groupbit);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -933,8 +955,10 @@ namespace cuda {
     MESOGPU_CUDA_CALL(cudaMemset(s.err.get(), 0, sizeof(ErrorRecord)));
     std::ostringstream m;
     if (e.bits & ERR_BELOW_TABLE)
-      m << "pair distance " << std::sqrt(e.rsq) << " between atoms at device index " << e.i << " and " << e.j
-        << " is below the start of its table/r2 table (use 'inner clamp' or a table that starts closer)";
+      m << "pair distance " << std::sqrt(e.rsq) << " between atoms at device index " << e.i
+        << " and " << e.j
+        << " is below the start of its table/r2 table (use 'inner clamp' or a table that starts "
+           "closer)";
     else if (e.bits & ERR_BAD_FENE)
       m << "bad FENE bond between atoms at device index " << e.i << " and " << e.j << ": length "
         << std::sqrt(e.rsq) << " is at least twice R0";
@@ -950,7 +974,10 @@ namespace cuda {
     return st;
   }
 
-  void Engine::synchronize() { MESOGPU_CUDA_CALL(cudaDeviceSynchronize()); }
+  void Engine::synchronize()
+  {
+    MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+  }
 
 }    // namespace cuda
 }    // namespace mesogpu

@@ -26,12 +26,12 @@ namespace cuda {
     std::vector<double> lj1, lj2, lj3, lj4, offset, cutsq;
   };
   struct HostTableR2 {
-    std::vector<int> table_of_pair;    // (ntypes+1)^2, -1 if none
-    std::vector<int> n;                // per table: intervals
-    std::vector<double> z_lo, dz;      // per table
-    std::vector<double> coeff;         // all tables, 4 n each, in table order
-    std::vector<double> offset, cutsq; // per type pair
-    int inner = 0;                     // physics::InnerMode
+    std::vector<int> table_of_pair;       // (ntypes+1)^2, -1 if none
+    std::vector<int> n;                   // per table: intervals
+    std::vector<double> z_lo, dz;         // per table
+    std::vector<double> coeff;            // all tables, 4 n each, in table order
+    std::vector<double> offset, cutsq;    // per type pair
+    int inner = 0;                        // physics::InnerMode
   };
   struct HostBondHarmonic {
     std::vector<double> k, r0;    // per bond type, index 0 unused

@@ -86,12 +86,16 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
       plugin.creator.v2 = (lammpsplugin_factory2 *) v2;
     (*register_plugin)(&plugin, lmp);
   };
-  reg("pair", "lj/cut/cuda", "mesogpu: lj/cut resident on the GPU", (void *) &lj_cut_cuda_creator, nullptr);
-  reg("pair", "table/r2/cuda", "mesogpu: table/r2 resident on the GPU", (void *) &table_r2_cuda_creator, nullptr);
-  reg("bond", "harmonic/cuda", "mesogpu: bond harmonic resident on the GPU", (void *) &bond_harmonic_cuda_creator,
+  reg("pair", "lj/cut/cuda", "mesogpu: lj/cut resident on the GPU", (void *) &lj_cut_cuda_creator,
       nullptr);
-  reg("bond", "fene/cuda", "mesogpu: bond fene resident on the GPU", (void *) &bond_fene_cuda_creator, nullptr);
-  reg("fix", "nve/cuda", "mesogpu: fix nve resident on the GPU", nullptr, (void *) &fix_nve_cuda_creator);
+  reg("pair", "table/r2/cuda", "mesogpu: table/r2 resident on the GPU",
+      (void *) &table_r2_cuda_creator, nullptr);
+  reg("bond", "harmonic/cuda", "mesogpu: bond harmonic resident on the GPU",
+      (void *) &bond_harmonic_cuda_creator, nullptr);
+  reg("bond", "fene/cuda", "mesogpu: bond fene resident on the GPU",
+      (void *) &bond_fene_cuda_creator, nullptr);
+  reg("fix", "nve/cuda", "mesogpu: fix nve resident on the GPU", nullptr,
+      (void *) &fix_nve_cuda_creator);
   reg("run", "verlet/cuda", "mesogpu: velocity Verlet with whole timesteps on the GPU", nullptr,
       (void *) &verlet_cuda_creator);
 

@@ -50,15 +50,19 @@ void VerletCuda::check_styles()
                "not supported yet",
                comm->nprocs);
   if (domain->triclinic)
-    error->all(FLERR, "run_style verlet/cuda supports orthogonal boxes only (this box is triclinic)");
+    error->all(FLERR,
+               "run_style verlet/cuda supports orthogonal boxes only (this box is triclinic)");
   if (!domain->xperiodic || !domain->yperiodic || !domain->zperiodic)
-    error->all(FLERR, "run_style verlet/cuda needs a box periodic in x, y and z ('boundary p p p')");
+    error->all(FLERR,
+               "run_style verlet/cuda needs a box periodic in x, y and z ('boundary p p p')");
   if (domain->box_change)
     error->all(FLERR, "run_style verlet/cuda: the box must not change during the run "
                       "(a fix changes it: npt, deform, box/relax are not supported yet)");
   if (atom->rmass_flag)
-    error->all(FLERR, "run_style verlet/cuda supports per-type masses only (atom style {} has "
-                      "per-atom masses)", atom->atom_style);
+    error->all(FLERR,
+               "run_style verlet/cuda supports per-type masses only (atom style {} has "
+               "per-atom masses)",
+               atom->atom_style);
 
   if (force->pair && !dynamic_cast<DevicePair *>(force->pair))
     error->all(FLERR,
@@ -71,7 +75,8 @@ void VerletCuda::check_styles()
                "harmonic/cuda, fene/cuda)",
                force->bond_style);
   if (force->angle)
-    error->all(FLERR, "run_style verlet/cuda: angle style {} has no device part yet", force->angle_style);
+    error->all(FLERR, "run_style verlet/cuda: angle style {} has no device part yet",
+               force->angle_style);
   if (force->dihedral)
     error->all(FLERR, "run_style verlet/cuda: dihedral style {} has no device part yet",
                force->dihedral_style);
@@ -79,27 +84,32 @@ void VerletCuda::check_styles()
     error->all(FLERR, "run_style verlet/cuda: improper style {} has no device part yet",
                force->improper_style);
   if (force->kspace)
-    error->all(FLERR, "run_style verlet/cuda: kspace style {} has no device part", force->kspace_style);
+    error->all(FLERR, "run_style verlet/cuda: kspace style {} has no device part",
+               force->kspace_style);
 
-  const int per_step = INITIAL_INTEGRATE | POST_INTEGRATE | PRE_EXCHANGE | PRE_NEIGHBOR | POST_NEIGHBOR |
-      PRE_FORCE | PRE_REVERSE | POST_FORCE | FINAL_INTEGRATE | END_OF_STEP;
+  const int per_step = INITIAL_INTEGRATE | POST_INTEGRATE | PRE_EXCHANGE | PRE_NEIGHBOR |
+                       POST_NEIGHBOR | PRE_FORCE | PRE_REVERSE | POST_FORCE | FINAL_INTEGRATE |
+                       END_OF_STEP;
   fix_initial.clear();
   fix_final.clear();
   for (auto &ifix : modify->get_fix_list()) {
     auto *dfix = dynamic_cast<DeviceFix *>(ifix);
     if (!dfix) {
       if (ifix->setmask() & per_step)
-        error->all(FLERR,
-                   "run_style verlet/cuda: fix {} (style {}) acts during the step and has no device "
-                   "part (device fixes: nve/cuda; run with -sf cuda to pick them)",
-                   ifix->id, ifix->style);
+        error->all(
+            FLERR,
+            "run_style verlet/cuda: fix {} (style {}) acts during the step and has no device "
+            "part (device fixes: nve/cuda; run with -sf cuda to pick them)",
+            ifix->id, ifix->style);
       continue;
     }
     const int mask = ifix->setmask();
-    if (mask & (POST_INTEGRATE | PRE_EXCHANGE | PRE_NEIGHBOR | POST_NEIGHBOR | PRE_FORCE | PRE_REVERSE |
-                POST_FORCE | END_OF_STEP))
-      error->all(FLERR, "run_style verlet/cuda: fix {} (style {}) needs a step stage the device "
-                        "loop does not run yet", ifix->id, ifix->style);
+    if (mask & (POST_INTEGRATE | PRE_EXCHANGE | PRE_NEIGHBOR | POST_NEIGHBOR | PRE_FORCE |
+                PRE_REVERSE | POST_FORCE | END_OF_STEP))
+      error->all(FLERR,
+                 "run_style verlet/cuda: fix {} (style {}) needs a step stage the device "
+                 "loop does not run yet",
+                 ifix->id, ifix->style);
     if (mask & INITIAL_INTEGRATE) fix_initial.push_back(dfix);
     if (mask & FINAL_INTEGRATE) fix_final.push_back(dfix);
   }
@@ -128,7 +138,8 @@ void VerletCuda::upload()
   for (int i = 0; i < n; i++) tag_to_index[atom->tag[i]] = i;
   auto index_of = [&](tagint tag, const char *what, int i) {
     if (tag < 0 || tag > maxtag || tag_to_index[tag] < 0)
-      error->one(FLERR, "run_style verlet/cuda: {} of atom {} refers to missing atom {}", what, atom->tag[i], tag);
+      error->one(FLERR, "run_style verlet/cuda: {} of atom {} refers to missing atom {}", what,
+                 atom->tag[i], tag);
     return tag_to_index[tag];
   };
 
@@ -158,9 +169,12 @@ void VerletCuda::upload()
         for (int s = 0; s < atom->nspecial[i][2]; s++)
           special[(size_t) i * ms + s] = index_of(atom->special[i][s], "special list", i);
       }
-      engine->upload_special(nspecial.data(), special.data(), ms, neighbor->special_flag, force->special_lj);
+      engine->upload_special(nspecial.data(), special.data(), ms, neighbor->special_flag,
+                             force->special_lj);
     } else if (atom->molecular == Atom::TEMPLATE) {
-      error->all(FLERR, "run_style verlet/cuda does not support molecular templates (atom_style template)");
+      error->all(
+          FLERR,
+          "run_style verlet/cuda does not support molecular templates (atom_style template)");
     }
 
     // bonds of each atom in both directions (with newton_bond each bond is stored once)
@@ -190,7 +204,8 @@ void VerletCuda::upload()
 
     std::vector<double> cutneighsq((ntypes + 1) * (ntypes + 1), 0.0);
     for (int i = 1; i <= ntypes; i++)
-      for (int j = 1; j <= ntypes; j++) cutneighsq[i * (ntypes + 1) + j] = neighbor->cutneighsq[i][j];
+      for (int j = 1; j <= ntypes; j++)
+        cutneighsq[i * (ntypes + 1) + j] = neighbor->cutneighsq[i][j];
     engine->set_neighbor(neighbor->cutneighmax, neighbor->skin, cutneighsq, neighbor->every,
                          neighbor->delay, neighbor->dist_check != 0);
     if (force->pair) dynamic_cast<DevicePair *>(force->pair)->device_setup(*engine);
@@ -237,8 +252,8 @@ void VerletCuda::sync_to_host(bool energy_virial)
   const int n = atom->nlocal;
   std::vector<int> image(3 * n);
   try {
-    engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr, n ? atom->f[0] : nullptr,
-                           image.data());
+    engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr,
+                           n ? atom->f[0] : nullptr, image.data());
     engine->check_errors();
     if (energy_virial) {
       const mesogpu::cuda::EnergyVirial ev = engine->reduce_energy_virial();
@@ -257,8 +272,8 @@ void VerletCuda::sync_to_host(bool energy_virial)
   }
   for (int i = 0; i < n; i++)
     atom->image[i] = ((imageint) (image[3 * i] + IMGMAX) & IMGMASK) |
-        (((imageint) (image[3 * i + 1] + IMGMAX) & IMGMASK) << IMGBITS) |
-        (((imageint) (image[3 * i + 2] + IMGMAX) & IMGMASK) << IMG2BITS);
+                     (((imageint) (image[3 * i + 1] + IMGMAX) & IMGMASK) << IMGBITS) |
+                     (((imageint) (image[3 * i + 2] + IMGMAX) & IMGMASK) << IMG2BITS);
   synced = true;
 }
 

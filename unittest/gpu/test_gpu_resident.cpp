@@ -46,8 +46,14 @@ std::string source_dir()
   const char *env = getenv("MESOGPU_SOURCE_DIR");
   return env ? env : MESOGPU_SOURCE_DIR;
 }
-std::string example_dir() { return source_dir() + "/examples/table_r2"; }
-std::string potentials_dir() { return source_dir() + "/potentials"; }
+std::string example_dir()
+{
+  return source_dir() + "/examples/table_r2";
+}
+std::string potentials_dir()
+{
+  return source_dir() + "/potentials";
+}
 
 struct Lmp {
   LAMMPS *lmp;
@@ -93,7 +99,8 @@ struct Lmp {
     auto *img = lmp->atom->image;
     const double *prd = lmp->domain->prd;
     for (int i = 0; i < lmp->atom->nlocal; ++i) {
-      const int im[3] = {(int) (img[i] & IMGMASK) - IMGMAX, (int) (img[i] >> IMGBITS & IMGMASK) - IMGMAX,
+      const int im[3] = {(int) (img[i] & IMGMASK) - IMGMAX,
+                         (int) (img[i] >> IMGBITS & IMGMASK) - IMGMAX,
                          (int) (img[i] >> IMG2BITS) - IMGMAX};
       for (int d = 0; d < 3; ++d) out[3 * (lmp->atom->tag[i] - 1) + d] = x[i][d] + im[d] * prd[d];
     }
@@ -101,7 +108,8 @@ struct Lmp {
   }
 };
 
-double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b, double *scale_out = nullptr)
+double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b,
+                    double *scale_out = nullptr)
 {
   double d = 0, s = 0;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -118,39 +126,62 @@ void lj_liquid(Lmp &l, int cells = 10, const char *neigh = "every 1 delay 0 chec
   l.cmds({"units lj", "atom_style atomic", "atom_modify map array sort 0 0", "lattice fcc 0.8442",
           "region box block 0 " + std::to_string(cells) + " 0 " + std::to_string(cells) + " 0 " +
               std::to_string(cells),
-          "create_box 2 box", "create_atoms 1 box", "set type 1 type/fraction 2 0.3 771", "mass 1 1.0",
-          "mass 2 1.5", "velocity all create 1.44 87287 loop geom", "pair_style lj/cut 2.5",
-          "pair_coeff 1 1 1.0 1.0", "pair_coeff 1 2 1.2 0.9", "pair_coeff 2 2 0.8 1.1 2.2",
-          "neighbor 0.3 bin", std::string("neigh_modify ") + neigh, "timestep 0.005", "fix 1 all nve"});
+          "create_box 2 box", "create_atoms 1 box", "set type 1 type/fraction 2 0.3 771",
+          "mass 1 1.0", "mass 2 1.5", "velocity all create 1.44 87287 loop geom",
+          "pair_style lj/cut 2.5", "pair_coeff 1 1 1.0 1.0", "pair_coeff 1 2 1.2 0.9",
+          "pair_coeff 2 2 0.8 1.1 2.2", "neighbor 0.3 bin", std::string("neigh_modify ") + neigh,
+          "timestep 0.005", "fix 1 all nve"});
 }
 
 // soft-bead melt of examples/table_r2 (table/r2 + harmonic bonds, special lj 0 1 1)
 void soft_melt(Lmp &l)
 {
-  l.cmds({"units lj", "atom_style bond", "atom_modify map array sort 0 0", "region box block 0 12 0 12 0 12",
+  l.cmds({"units lj", "atom_style bond", "atom_modify map array sort 0 0",
+          "region box block 0 12 0 12 0 12",
           "create_box 1 box bond/types 1 extra/bond/per/atom 2 extra/special/per/atom 6",
           "molecule chain " + example_dir() + "/chain.mol",
-          "create_atoms 0 random 90 20260704 NULL mol chain 4711 overlap 0.3 maxtry 100", "mass 1 1.0",
-          "pair_style table/r2 1000", "pair_coeff 1 1 " + potentials_dir() + "/gauss_soft.table GAUSS_SOFT",
-          "bond_style harmonic", "bond_coeff 1 20.0 0.9", "special_bonds lj 0.0 1.0 1.0", "neighbor 0.4 bin",
-          "neigh_modify every 1 delay 0 check yes", "velocity all create 1.0 8675309 loop geom",
-          "timestep 0.01", "fix 1 all nve"});
+          "create_atoms 0 random 90 20260704 NULL mol chain 4711 overlap 0.3 maxtry 100",
+          "mass 1 1.0", "pair_style table/r2 1000",
+          "pair_coeff 1 1 " + potentials_dir() + "/gauss_soft.table GAUSS_SOFT",
+          "bond_style harmonic", "bond_coeff 1 20.0 0.9", "special_bonds lj 0.0 1.0 1.0",
+          "neighbor 0.4 bin", "neigh_modify every 1 delay 0 check yes",
+          "velocity all create 1.0 8675309 loop geom", "timestep 0.01", "fix 1 all nve"});
 }
 
 // Kremer-Grest melt: chains pushed apart with a soft potential on the CPU first, then
 // WCA + FENE (special_bonds fene)
 void kg_melt(Lmp &l)
 {
-  l.cmds({"units lj", "atom_style bond", "atom_modify map array sort 0 0", "region box block 0 14 0 14 0 14",
+  l.cmds({"units lj",
+          "atom_style bond",
+          "atom_modify map array sort 0 0",
+          "region box block 0 14 0 14 0 14",
           "create_box 1 box bond/types 1 extra/bond/per/atom 2 extra/special/per/atom 6",
           "molecule chain " + example_dir() + "/chain.mol",
-          "create_atoms 0 random 120 1234 NULL mol chain 5678", "mass 1 1.0", "bond_style fene",
-          "bond_coeff 1 30.0 1.5 1.0 1.0", "special_bonds fene", "pair_style soft 1.122462",
-          "pair_coeff * * 0.0", "variable a equal ramp(0,60)", "fix push all adapt 1 pair soft a * * v_a",
-          "velocity all create 1.0 42 loop geom", "fix lim all nve/limit 0.05",
-          "fix th all langevin 1.0 1.0 1.0 99", "timestep 0.005", "thermo 0", "run 2000", "unfix push",
-          "unfix lim", "unfix th", "pair_style lj/cut 1.122462", "pair_coeff * * 1.0 1.0", "pair_modify shift yes",
-          "neighbor 0.4 bin", "neigh_modify every 1 delay 0 check yes", "fix 1 all nve"});
+          "create_atoms 0 random 120 1234 NULL mol chain 5678",
+          "mass 1 1.0",
+          "bond_style fene",
+          "bond_coeff 1 30.0 1.5 1.0 1.0",
+          "special_bonds fene",
+          "pair_style soft 1.122462",
+          "pair_coeff * * 0.0",
+          "variable a equal ramp(0,60)",
+          "fix push all adapt 1 pair soft a * * v_a",
+          "velocity all create 1.0 42 loop geom",
+          "fix lim all nve/limit 0.05",
+          "fix th all langevin 1.0 1.0 1.0 99",
+          "timestep 0.005",
+          "thermo 0",
+          "run 2000",
+          "unfix push",
+          "unfix lim",
+          "unfix th",
+          "pair_style lj/cut 1.122462",
+          "pair_coeff * * 1.0 1.0",
+          "pair_modify shift yes",
+          "neighbor 0.4 bin",
+          "neigh_modify every 1 delay 0 check yes",
+          "fix 1 all nve"});
 }
 
 }    // namespace
@@ -169,15 +200,16 @@ void compare_forces(void (*setup)(Lmp &), const char *pair_cuda, const char *lab
   const double pe_cpu = cpu.thermo("pe"), p_cpu = cpu.thermo("press");
 
   (void) pair_cuda;
-  dev.cmds({"run_style verlet/cuda", "timestep 0.0", "thermo_style custom step pe press ebond epair", "thermo 1",
-            "run 1 post no"});
+  dev.cmds({"run_style verlet/cuda", "timestep 0.0",
+            "thermo_style custom step pe press ebond epair", "thermo 1", "run 1 post no"});
   ASSERT_EQ(std::string(dev.lmp->update->integrate_style), "verlet/cuda");
   const auto f_dev = dev.forces();
   const double pe_dev = dev.thermo("pe"), p_dev = dev.thermo("press");
 
   double scale;
   const double df = max_rel_diff(f_dev, f_cpu, &scale);
-  printf("[gpu] %-14s %s: max |F_dev - F_cpu| / max|F| = %.3g (max|F| = %.3g); pe %.12g vs %.12g; press %.10g vs %.10g\n",
+  printf("[gpu] %-14s %s: max |F_dev - F_cpu| / max|F| = %.3g (max|F| = %.3g); pe %.12g vs %.12g; "
+         "press %.10g vs %.10g\n",
          label, PREC, df, scale, pe_dev, pe_cpu, p_dev, p_cpu);
   EXPECT_GT(scale, 0.0);
   EXPECT_LT(df, FORCE_TOL);
@@ -221,15 +253,22 @@ void compare_trajectory(void (*setup)(Lmp &), const char *label, int steps, doub
     ref.cmds({th, "run 0 post no"});
     e0 = ref.thermo("etotal");
   }
-  printf("[gpu] %-14s %s: %d steps: pe dev %.10g cpu %.10g; etotal dev %.10g cpu %.10g start %.10g; "
-         "device drift %.3g per atom; max |x_dev - x_cpu| / L %.3g\n",
-         label, PREC, steps, pe_d, pe_c, et_d, et_c, e0, et_d - e0, dx);
+  printf(
+      "[gpu] %-14s %s: %d steps: pe dev %.10g cpu %.10g; etotal dev %.10g cpu %.10g start %.10g; "
+      "device drift %.3g per atom; max |x_dev - x_cpu| / L %.3g\n",
+      label, PREC, steps, pe_d, pe_c, et_d, et_c, e0, et_d - e0, dx);
   EXPECT_NEAR(pe_d, pe_c, pe_tol * std::fabs(pe_c));
   EXPECT_NEAR(et_d, e0, 2e-3 * std::max(1.0, std::fabs(e0)));    // NVE energy conservation
 }
 
-TEST(GpuResident, TrajectoryLJ1000) { compare_trajectory([](Lmp &l) { lj_liquid(l); }, "lj 1000", 1000, 1e-3); }
-TEST(GpuResident, TrajectoryKGMelt1000) { compare_trajectory([](Lmp &l) { kg_melt(l); }, "kg melt 1000", 1000, 1e-3); }
+TEST(GpuResident, TrajectoryLJ1000)
+{
+  compare_trajectory([](Lmp &l) { lj_liquid(l); }, "lj 1000", 1000, 1e-3);
+}
+TEST(GpuResident, TrajectoryKGMelt1000)
+{
+  compare_trajectory([](Lmp &l) { kg_melt(l); }, "kg melt 1000", 1000, 1e-3);
+}
 
 // ---- reproducibility -------------------------------------------------------------------
 
@@ -254,7 +293,9 @@ TEST(GpuResident, NeighborSettingsAgree)
   a.cmds({"run_style verlet/cuda", "run 100 post no"});
   b.cmds({"run_style verlet/cuda", "run 100 post no"});
   const double d = max_rel_diff(a.positions(), b.positions());
-  printf("[gpu] neighbour settings (check yes vs every 10): max rel. position difference %.3g after 100 steps\n", d);
+  printf("[gpu] neighbour settings (check yes vs every 10): max rel. position difference %.3g "
+         "after 100 steps\n",
+         d);
   EXPECT_LT(d, 1e-5);
 }
 
@@ -284,7 +325,9 @@ TEST(GpuResident, HostOnlyStylesAreNamed)
     lj_liquid(l);
     l.cmds({"fix th all langevin 1.0 1.0 1.0 5", "run_style verlet/cuda"});
     std::string m = l.error_of("run 1");
-    EXPECT_NE(m.find("fix th (style langevin) acts during the step and has no device part"), std::string::npos) << m;
+    EXPECT_NE(m.find("fix th (style langevin) acts during the step and has no device part"),
+              std::string::npos)
+        << m;
   }
   {
     Lmp l;

@@ -44,10 +44,10 @@ struct Lmp {
   }
   void lj()
   {
-    for (const char *c : {"units lj", "atom_style bond", "lattice fcc 0.8442", "region box block 0 5 0 5 0 5",
-                          "create_box 1 box bond/types 1", "create_atoms 1 box", "mass 1 1.0",
-                          "velocity all create 1.0 1 loop geom", "pair_style lj/cut 2.5", "pair_coeff 1 1 1.0 1.0",
-                          "fix 1 all nve"})
+    for (const char *c : {"units lj", "atom_style bond", "lattice fcc 0.8442",
+                          "region box block 0 5 0 5 0 5", "create_box 1 box bond/types 1",
+                          "create_atoms 1 box", "mass 1 1.0", "velocity all create 1.0 1 loop geom",
+                          "pair_style lj/cut 2.5", "pair_coeff 1 1 1.0 1.0", "fix 1 all nve"})
       cmd(c);
   }
 };
@@ -57,7 +57,8 @@ TEST(CudaStyles, Registered)
 {
   Lmp l;
   LAMMPS_NS::Info info(l.lmp);
-  for (const char *p : {"lj/cut/cuda", "table/r2/cuda"}) EXPECT_TRUE(info.has_style("pair", p)) << p;
+  for (const char *p : {"lj/cut/cuda", "table/r2/cuda"})
+    EXPECT_TRUE(info.has_style("pair", p)) << p;
   EXPECT_TRUE(info.has_style("bond", "harmonic/cuda"));
   EXPECT_TRUE(info.has_style("bond", "fene/cuda"));
   EXPECT_TRUE(info.has_style("fix", "nve/cuda"));
@@ -104,7 +105,8 @@ TEST(CudaStyles, SetupNamesStylesWithoutDevicePart)
     l.cmd("fix th all langevin 1.0 1.0 1.0 5");
     l.cmd("run_style verlet/cuda");
     std::string m = l.error_of("run 1");
-    EXPECT_NE(m.find("fix th (style langevin) acts during the step and has no device part"), std::string::npos)
+    EXPECT_NE(m.find("fix th (style langevin) acts during the step and has no device part"),
+              std::string::npos)
         << m;
   }
   {
@@ -116,7 +118,8 @@ TEST(CudaStyles, SetupNamesStylesWithoutDevicePart)
     l.cmd("bond_coeff 1 1.0 1.0");
     l.cmd("run_style verlet/cuda");
     std::string m = l.error_of("run 1");
-    EXPECT_NE(m.find("bond style harmonic has no device part"), std::string::npos) << "message: " << m;
+    EXPECT_NE(m.find("bond style harmonic has no device part"), std::string::npos)
+        << "message: " << m;
   }
   {
     Lmp l;
