@@ -836,65 +836,42 @@ namespace cuda {
     const PerAtomEV evp = s.ev_pair.view(), evb = s.ev_bond.view();
     const int nb = blocks(s.n);
 
+    // the EV variant only on steps whose energy or virial someone reads
+    auto pair_launch = [&](auto pair) {
+      using Pair = decltype(pair);
+      auto kernel = ev ? pair_forces_kernel<Pair, true> : pair_forces_kernel<Pair, false>;
+      kernel<<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(), slj,
+                            s.f[0].get(), s.f[1].get(), s.f[2].get(), evp, s.err.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    };
+    auto bond_launch = [&](auto bond) {
+      using Bond = decltype(bond);
+      auto kernel = ev ? bond_forces_kernel<Bond, true> : bond_forces_kernel<Bond, false>;
+      kernel<<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(),
+                            s.bond_type.get(), bond, s.f[0].get(), s.f[1].get(), s.f[2].get(), evb,
+                            s.err.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    };
+
     switch (s.pair_kind) {
-      case Impl::PairKind::lj: {
-        PairLJDev pair{s.lj.get(), s.pair_cutsq.get()};
-        if (ev)
-          pair_forces_kernel<PairLJDev, true>
-              <<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(), slj,
-                              s.f[0].get(), s.f[1].get(), s.f[2].get(), evp, s.err.get());
-        else
-          pair_forces_kernel<PairLJDev, false>
-              <<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(), slj,
-                              s.f[0].get(), s.f[1].get(), s.f[2].get(), evp, s.err.get());
+      case Impl::PairKind::lj:
+        pair_launch(PairLJDev{s.lj.get(), s.pair_cutsq.get()});
         break;
-      }
-      case Impl::PairKind::table: {
-        PairTableDev pair{s.table_view.get(), s.pair_offset.get(), s.pair_cutsq.get()};
-        if (ev)
-          pair_forces_kernel<PairTableDev, true>
-              <<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(), slj,
-                              s.f[0].get(), s.f[1].get(), s.f[2].get(), evp, s.err.get());
-        else
-          pair_forces_kernel<PairTableDev, false>
-              <<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(), slj,
-                              s.f[0].get(), s.f[1].get(), s.f[2].get(), evp, s.err.get());
+      case Impl::PairKind::table:
+        pair_launch(PairTableDev{s.table_view.get(), s.pair_offset.get(), s.pair_cutsq.get()});
         break;
-      }
       case Impl::PairKind::none:
         for (int d = 0; d < 3; ++d) s.f[d].zero();
         if (ev)
           for (auto &a : s.ev_pair.a) a.zero();
         break;
     }
-    MESOGPU_CUDA_LAUNCH_CHECK();
 
-    if (s.maxbond > 0 && s.bond_kind != Impl::BondKind::none) {
-      if (s.bond_kind == Impl::BondKind::harmonic) {
-        BondHarmonicDev bond{s.bond_harmonic.get()};
-        if (ev)
-          bond_forces_kernel<BondHarmonicDev, true><<<nb, BLOCK>>>(
-              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond,
-              s.f[0].get(), s.f[1].get(), s.f[2].get(), evb, s.err.get());
-        else
-          bond_forces_kernel<BondHarmonicDev, false><<<nb, BLOCK>>>(
-              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond,
-              s.f[0].get(), s.f[1].get(), s.f[2].get(), evb, s.err.get());
-      } else {
-        BondFENEDev bond{s.bond_fene.get()};
-        if (ev)
-          bond_forces_kernel<BondFENEDev, true><<<nb, BLOCK>>>(
-              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond,
-              s.f[0].get(), s.f[1].get(), s.f[2].get(), evb, s.err.get());
-        else
-          bond_forces_kernel<BondFENEDev, false><<<nb, BLOCK>>>(
-              s.n, s.pos.get(), box, s.nbond.get(), s.bond_partner.get(), s.bond_type.get(), bond,
-              s.f[0].get(), s.f[1].get(), s.f[2].get(), evb, s.err.get());
-      }
-      MESOGPU_CUDA_LAUNCH_CHECK();
-    } else if (ev) {
+    const bool bonds = s.maxbond > 0 && s.bond_kind != Impl::BondKind::none;
+    if (bonds && s.bond_kind == Impl::BondKind::harmonic) bond_launch(BondHarmonicDev{s.bond_harmonic.get()});
+    if (bonds && s.bond_kind == Impl::BondKind::fene) bond_launch(BondFENEDev{s.bond_fene.get()});
+    if (!bonds && ev)
       for (auto &a : s.ev_bond.a) a.zero();
-    }
     s.ev_valid = ev;
     s.st.steps++;
   }

@@ -38,13 +38,18 @@ PairTableR2::PairTableR2(LAMMPS *lmp) :
 PairTableR2::~PairTableR2()
 {
   if (copymode) return;
-  if (allocated) {
-    memory->destroy(setflag);
-    memory->destroy(cutsq);
-    memory->destroy(tabindex);
-    memory->destroy(cut);
-    memory->destroy(offset);
-  }
+  deallocate();
+}
+
+void PairTableR2::deallocate()
+{
+  if (!allocated) return;
+  memory->destroy(setflag);
+  memory->destroy(cutsq);
+  memory->destroy(tabindex);
+  memory->destroy(cut);
+  memory->destroy(offset);
+  allocated = 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -197,14 +202,7 @@ void PairTableR2::settings(int narg, char **arg)
   }
 
   // a new pair_style command discards all tables, as pair_style table does
-  if (allocated) {
-    memory->destroy(setflag);
-    memory->destroy(cutsq);
-    memory->destroy(tabindex);
-    memory->destroy(cut);
-    memory->destroy(offset);
-    allocated = 0;
-  }
+  deallocate();
   tables.clear();
 }
 

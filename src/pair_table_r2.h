@@ -55,6 +55,7 @@ class PairTableR2 : public Pair {
   double **offset;    // energy at the cutoff (pair_modify shift yes)
 
   virtual void allocate();
+  void deallocate();
   mesogpu::physics::TableR2View<double> view(int itable) const;
   [[noreturn]] void below_table(int itable, double rsq, tagint itag, tagint jtag);
   void bcast_table(Table &t);
