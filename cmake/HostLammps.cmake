@@ -86,6 +86,13 @@ set_target_properties(mesogpu::lammps PROPERTIES
   IMPORTED_LOCATION "${LAMMPS_BINARY_DIR}/liblammps.so"
   INTERFACE_INCLUDE_DIRECTORIES "${LAMMPS_SOURCE_DIR};${LAMMPS_BINARY_DIR}/styles"
   INTERFACE_COMPILE_DEFINITIONS "LAMMPS_${_sizes}")
+# a LAMMPS with the GPU package needs the CUDA driver (libcuda.so.1), which machines
+# without a GPU lack: leave that library's symbols to the run-time linker
+_lammps_cache_value(PKG_GPU _pkg_gpu)
+if(_pkg_gpu)
+  set_property(TARGET mesogpu::lammps APPEND PROPERTY INTERFACE_LINK_OPTIONS "-Wl,--allow-shlib-undefined")
+endif()
+
 if(LAMMPS_BUILD_MPI)
   set(MPI_CXX_SKIP_MPICXX TRUE)
   find_package(MPI REQUIRED COMPONENTS CXX)

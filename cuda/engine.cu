@@ -304,7 +304,7 @@ namespace cuda {
       const int m = nnbr[i];
       for (int k = 0; k < m; ++k) {
         int j = nbr[k * n + i];
-        const int which = j >> SBBITS;
+        const int which = (j >> SBBITS) & 3;    // as LAMMPS sbmask(): the shift is arithmetic
         j &= NEIGHMASK;
         const PosType<real> pj = pos[j];
         const real dx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);

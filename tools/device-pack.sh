@@ -26,5 +26,4 @@ nvcc -O2 -arch=sm_90 -o "$PACK/bin/bandwidth" "$ROOT/bench/bandwidth.cu"
 # libraries Debian has and the GPU machine's image may lack
 for lib in libgomp.so.1; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$PACK/lammps/"; done
 strip --strip-unneeded "$PACK/lammps/liblammps.so.0" "$PACK/plugin/mesogpuplugin.so" "$PACK/bin/"* 2>/dev/null || true
-grep -qx '/.device/' "$ROOT/.git/info/exclude" 2>/dev/null || echo '/.device/' >>"$ROOT/.git/info/exclude"
 du -sh "$PACK"

@@ -10,7 +10,8 @@
 #   default: the host every build and CI uses (MPI, the packages above).
 #   device:  the host for the GPU machine: no MPI (that machine has none), the LAMMPS
 #            GPU package (CUDA, mixed precision, sm_90) as the benchmark peer, OpenMP,
-#            fewer packages so liblammps.so is small enough to carry there.
+#            fewer packages so liblammps.so is small enough to carry there. It links
+#            against CUDA's stub libcuda.so: lmp needs the real driver (GPU machine).
 #   Prints "LAMMPS_SOURCE_DIR=..." and "LAMMPS_BINARY_DIR=..." as its last two lines.
 # Environment: MESOGPU_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/mesogpu),
 #              MESOGPU_JOBS (default: number of cores).
@@ -73,6 +74,7 @@ DEVICE_ARGS=(
   -D GPU_ARCH=sm_90
   -D CUDA_BUILD_MULTIARCH=OFF
   -D CUDA_CUDA_LIBRARY=/usr/local/cuda/lib64/stubs/libcuda.so
+  -D CMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined
   -D WITH_GZIP=OFF
   -D BUILD_TOOLS=OFF
   -D BUILD_LAMMPS_GUI=OFF

@@ -121,36 +121,40 @@ double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b,
 }
 
 // --- systems ----------------------------------------------------------------------
-void lj_liquid(Lmp &l, int cells = 10, const char *neigh = "every 1 delay 0 check yes")
+// the style name, with /cuda for the device instance
+std::string S(bool dev, const std::string &style) { return dev ? style + "/cuda" : style; }
+
+void lj_liquid(Lmp &l, bool dev, int cells = 10, const char *neigh = "every 1 delay 0 check yes")
 {
   l.cmds({"units lj", "atom_style atomic", "atom_modify map array sort 0 0", "lattice fcc 0.8442",
           "region box block 0 " + std::to_string(cells) + " 0 " + std::to_string(cells) + " 0 " +
               std::to_string(cells),
           "create_box 2 box", "create_atoms 1 box", "set type 1 type/fraction 2 0.3 771",
           "mass 1 1.0", "mass 2 1.5", "velocity all create 1.44 87287 loop geom",
-          "pair_style lj/cut 2.5", "pair_coeff 1 1 1.0 1.0", "pair_coeff 1 2 1.2 0.9",
+          "pair_style " + S(dev, "lj/cut") + " 2.5", "pair_coeff 1 1 1.0 1.0", "pair_coeff 1 2 1.2 0.9",
           "pair_coeff 2 2 0.8 1.1 2.2", "neighbor 0.3 bin", std::string("neigh_modify ") + neigh,
-          "timestep 0.005", "fix 1 all nve"});
+          "timestep 0.005", "fix 1 all " + S(dev, "nve"), "run_style " + S(dev, "verlet")});
 }
 
 // soft-bead melt of examples/table_r2 (table/r2 + harmonic bonds, special lj 0 1 1)
-void soft_melt(Lmp &l)
+void soft_melt(Lmp &l, bool dev)
 {
   l.cmds({"units lj", "atom_style bond", "atom_modify map array sort 0 0",
           "region box block 0 12 0 12 0 12",
           "create_box 1 box bond/types 1 extra/bond/per/atom 2 extra/special/per/atom 6",
           "molecule chain " + example_dir() + "/chain.mol",
           "create_atoms 0 random 90 20260704 NULL mol chain 4711 overlap 0.3 maxtry 100",
-          "mass 1 1.0", "pair_style table/r2 1000",
+          "mass 1 1.0", "pair_style " + S(dev, "table/r2") + " 1000",
           "pair_coeff 1 1 " + potentials_dir() + "/gauss_soft.table GAUSS_SOFT",
-          "bond_style harmonic", "bond_coeff 1 20.0 0.9", "special_bonds lj 0.0 1.0 1.0",
+          "bond_style " + S(dev, "harmonic"), "bond_coeff 1 20.0 0.9", "special_bonds lj 0.0 1.0 1.0",
           "neighbor 0.4 bin", "neigh_modify every 1 delay 0 check yes",
-          "velocity all create 1.0 8675309 loop geom", "timestep 0.01", "fix 1 all nve"});
+          "velocity all create 1.0 8675309 loop geom", "timestep 0.01", "fix 1 all " + S(dev, "nve"),
+          "run_style " + S(dev, "verlet")});
 }
 
 // Kremer-Grest melt: chains pushed apart with a soft potential on the CPU first, then
 // WCA + FENE (special_bonds fene)
-void kg_melt(Lmp &l)
+void kg_melt(Lmp &l, bool dev)
 {
   l.cmds({"units lj",
           "atom_style bond",
@@ -176,12 +180,15 @@ void kg_melt(Lmp &l)
           "unfix push",
           "unfix lim",
           "unfix th",
-          "pair_style lj/cut 1.122462",
+          "pair_style " + S(dev, "lj/cut") + " 1.122462",
           "pair_coeff * * 1.0 1.0",
           "pair_modify shift yes",
+          "bond_style " + S(dev, "fene"),
+          "bond_coeff 1 30.0 1.5 1.0 1.0",
           "neighbor 0.4 bin",
           "neigh_modify every 1 delay 0 check yes",
-          "fix 1 all nve"});
+          "fix 1 all " + S(dev, "nve"),
+          "run_style " + S(dev, "verlet")});
 }
 
 }    // namespace
@@ -190,17 +197,16 @@ void kg_melt(Lmp &l)
 
 // CPU: run 0. Device: one step with dt = 0, so the device computes forces on the same
 // positions; thermo 1 brings them and the device reductions back.
-void compare_forces(void (*setup)(Lmp &), const char *pair_cuda, const char *label)
+void compare_forces(void (*setup)(Lmp &, bool), const char *label)
 {
   Lmp cpu, dev;
-  setup(cpu);
-  setup(dev);
+  setup(cpu, false);
+  setup(dev, true);
   cpu.cmds({"thermo_style custom step pe press ebond epair", "run 0 post no"});
   const auto f_cpu = cpu.forces();
   const double pe_cpu = cpu.thermo("pe"), p_cpu = cpu.thermo("press");
 
-  (void) pair_cuda;
-  dev.cmds({"run_style verlet/cuda", "timestep 0.0",
+  dev.cmds({"timestep 0.0",
             "thermo_style custom step pe press ebond epair", "thermo 1", "run 1 post no"});
   ASSERT_EQ(std::string(dev.lmp->update->integrate_style), "verlet/cuda");
   const auto f_dev = dev.forces();
@@ -219,29 +225,29 @@ void compare_forces(void (*setup)(Lmp &), const char *pair_cuda, const char *lab
 
 TEST(GpuResident, ForcesLJ)
 {
-  compare_forces([](Lmp &l) { lj_liquid(l); }, "lj/cut/cuda", "lj/cut");
+  compare_forces([](Lmp &l, bool dev) { lj_liquid(l, dev); }, "lj/cut");
 }
 
 TEST(GpuResident, ForcesTableR2HarmonicSpecial)
 {
-  compare_forces([](Lmp &l) { soft_melt(l); }, "table/r2/cuda", "table/r2+harm");
+  compare_forces(soft_melt, "table/r2+harm");
 }
 
 TEST(GpuResident, ForcesFENEWCA)
 {
-  compare_forces([](Lmp &l) { kg_melt(l); }, "lj/cut/cuda", "fene+wca");
+  compare_forces(kg_melt, "fene+wca");
 }
 
 // ---- trajectories ---------------------------------------------------------------------
 
-void compare_trajectory(void (*setup)(Lmp &), const char *label, int steps, double pe_tol)
+void compare_trajectory(void (*setup)(Lmp &, bool), const char *label, int steps, double pe_tol)
 {
   Lmp cpu, dev;
-  setup(cpu);
-  setup(dev);
+  setup(cpu, false);
+  setup(dev, true);
   const std::string th = "thermo_style custom step pe ke etotal press";
   cpu.cmds({th, "thermo " + std::to_string(steps), "run " + std::to_string(steps) + " post no"});
-  dev.cmds({"run_style verlet/cuda", th, "thermo " + std::to_string(steps / 10),
+  dev.cmds({th, "thermo " + std::to_string(steps / 10),
             "run " + std::to_string(steps) + " post no"});
   const double pe_c = cpu.thermo("pe"), pe_d = dev.thermo("pe");
   const double et_c = cpu.thermo("etotal"), et_d = dev.thermo("etotal");
@@ -249,7 +255,7 @@ void compare_trajectory(void (*setup)(Lmp &), const char *label, int steps, doub
   double e0 = 0;
   {
     Lmp ref;
-    setup(ref);
+    setup(ref, false);
     ref.cmds({th, "run 0 post no"});
     e0 = ref.thermo("etotal");
   }
@@ -263,11 +269,11 @@ void compare_trajectory(void (*setup)(Lmp &), const char *label, int steps, doub
 
 TEST(GpuResident, TrajectoryLJ1000)
 {
-  compare_trajectory([](Lmp &l) { lj_liquid(l); }, "lj 1000", 1000, 1e-3);
+  compare_trajectory([](Lmp &l, bool dev) { lj_liquid(l, dev); }, "lj 1000", 1000, 1e-3);
 }
 TEST(GpuResident, TrajectoryKGMelt1000)
 {
-  compare_trajectory([](Lmp &l) { kg_melt(l); }, "kg melt 1000", 1000, 1e-3);
+  compare_trajectory(kg_melt, "kg melt 1000", 1000, 1e-3);
 }
 
 // ---- reproducibility -------------------------------------------------------------------
@@ -275,10 +281,10 @@ TEST(GpuResident, TrajectoryKGMelt1000)
 TEST(GpuResident, OutputEveryStepEqualsNever)
 {
   Lmp a, b;
-  lj_liquid(a);
-  lj_liquid(b);
-  a.cmds({"run_style verlet/cuda", "thermo 1", "run 300 post no"});
-  b.cmds({"run_style verlet/cuda", "thermo 0", "run 300 post no"});
+  lj_liquid(a, true);
+  lj_liquid(b, true);
+  a.cmds({"thermo 1", "run 300 post no"});
+  b.cmds({"thermo 0", "run 300 post no"});
   const auto xa = a.positions(), xb = b.positions();
   const auto va = a.peratom(a.lmp->atom->v), vb = b.peratom(b.lmp->atom->v);
   EXPECT_EQ(xa, xb) << "syncing every step changed the trajectory";
@@ -288,10 +294,10 @@ TEST(GpuResident, OutputEveryStepEqualsNever)
 TEST(GpuResident, NeighborSettingsAgree)
 {
   Lmp a, b;
-  lj_liquid(a, 10, "every 1 delay 0 check yes");
-  lj_liquid(b, 10, "every 10 delay 0 check no");
-  a.cmds({"run_style verlet/cuda", "run 100 post no"});
-  b.cmds({"run_style verlet/cuda", "run 100 post no"});
+  lj_liquid(a, true, 10, "every 1 delay 0 check yes");
+  lj_liquid(b, true, 10, "every 10 delay 0 check no");
+  a.cmds({"run 100 post no"});
+  b.cmds({"run 100 post no"});
   const double d = max_rel_diff(a.positions(), b.positions());
   printf("[gpu] neighbour settings (check yes vs every 10): max rel. position difference %.3g "
          "after 100 steps\n",
@@ -303,7 +309,7 @@ TEST(GpuResident, SuffixSelectsRunStyle)
 {
   Lmp l(true);
   EXPECT_EQ(std::string(l.lmp->update->integrate_style), "verlet/cuda");
-  lj_liquid(l);
+  lj_liquid(l, false);    // with -sf cuda, plain style names pick the /cuda styles
   EXPECT_EQ(std::string(l.lmp->force->pair_style), "lj/cut/cuda");
   l.cmds({"run 20 post no"});
   EXPECT_EQ(l.lmp->update->ntimestep, 20);
@@ -315,15 +321,15 @@ TEST(GpuResident, HostOnlyStylesAreNamed)
 {
   {
     Lmp l;
-    lj_liquid(l);
-    l.cmds({"pair_style soft 1.0", "pair_coeff * * 1.0", "run_style verlet/cuda"});
+    lj_liquid(l, true);
+    l.cmds({"pair_style soft 1.0", "pair_coeff * * 1.0"});
     std::string m = l.error_of("run 1");
     EXPECT_NE(m.find("pair style soft has no device part"), std::string::npos) << m;
   }
   {
     Lmp l;
-    lj_liquid(l);
-    l.cmds({"fix th all langevin 1.0 1.0 1.0 5", "run_style verlet/cuda"});
+    lj_liquid(l, true);
+    l.cmds({"fix th all langevin 1.0 1.0 1.0 5"});
     std::string m = l.error_of("run 1");
     EXPECT_NE(m.find("fix th (style langevin) acts during the step and has no device part"),
               std::string::npos)
@@ -331,8 +337,7 @@ TEST(GpuResident, HostOnlyStylesAreNamed)
   }
   {
     Lmp l;
-    lj_liquid(l, 2);
-    l.cmds({"run_style verlet/cuda"});
+    lj_liquid(l, true, 2);
     std::string m = l.error_of("run 1");
     EXPECT_NE(m.find("needs at least 3 cells per dimension"), std::string::npos) << m;
   }
