@@ -11,7 +11,7 @@ LMP="$1"
 OUT="$2"
 QUICK="${3:-}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
-NT="${BENCH_THREADS:-$(nproc)}"
+NT="${BENCH_THREADS:-$(nproc --all)}"    # --all: plain nproc obeys OMP_NUM_THREADS
 mkdir -p "$OUT"
 cd "$OUT"
 

@@ -16,8 +16,20 @@ cmake -S "$ROOT" -B "$BUILD" -DLAMMPS_SOURCE_DIR="$SRC" -DLAMMPS_BINARY_DIR="$BI
   ${MESOGPU_DEVICE_CMAKE_ARGS:-} >/dev/null
 cmake --build "$BUILD" -j "$(nproc)" --target mesogpuplugin test_gpu_table_r2 test_gpu_resident
 
+# the other two precisions, for the GPU tests (plugin and test program must match)
+for prec in double single; do
+  cmake -S "$ROOT" -B "$BUILD-$prec" -DLAMMPS_SOURCE_DIR="$SRC" -DLAMMPS_BINARY_DIR="$BIN" -DMESOGPU_CUDA=ON \
+    -DMESOGPU_PRECISION=$prec >/dev/null
+  cmake --build "$BUILD-$prec" -j "$(nproc)" --target mesogpuplugin test_gpu_resident
+done
+
 rm -rf "$PACK"
 mkdir -p "$PACK/lammps" "$PACK/plugin" "$PACK/bin"
+for prec in double single; do
+  mkdir -p "$PACK/plugin-$prec"
+  cp "$BUILD-$prec/plugin/mesogpuplugin.so" "$PACK/plugin-$prec/"
+  cp "$BUILD-$prec/unittest/test_gpu_resident" "$PACK/bin/test_gpu_resident_$prec"
+done
 cp -L "$BIN/liblammps.so.0" "$PACK/lammps/"
 cp "$BIN/lmp" "$PACK/lammps/"
 cp "$BUILD/plugin/mesogpuplugin.so" "$PACK/plugin/"
@@ -25,5 +37,5 @@ cp "$BUILD/unittest/test_gpu_table_r2" "$BUILD/unittest/test_gpu_resident" "$PAC
 nvcc -O2 -arch=sm_90 -o "$PACK/bin/bandwidth" "$ROOT/bench/bandwidth.cu"
 # libraries Debian has and the GPU machine's image may lack
 for lib in libgomp.so.1; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$PACK/lammps/"; done
-strip --strip-unneeded "$PACK/lammps/liblammps.so.0" "$PACK/plugin/mesogpuplugin.so" "$PACK/bin/"* 2>/dev/null || true
+strip --strip-unneeded "$PACK/lammps/liblammps.so.0" "$PACK"/plugin*/mesogpuplugin.so "$PACK/bin/"* 2>/dev/null || true
 du -sh "$PACK"

@@ -22,6 +22,12 @@ rc=0
 if [ "$WHAT" = tests ] || [ "$WHAT" = all ]; then
   "$D/bin/test_gpu_table_r2" 2>&1 | tee "$OUT/test_gpu_table_r2.log" | grep -E "^\[gpu\]|PASSED|FAILED|Failure" ; rc=$((rc | PIPESTATUS[0]))
   "$D/bin/test_gpu_resident" 2>&1 | tee "$OUT/test_gpu_resident.log" | grep -E "^\[gpu\]|PASSED|FAILED|Failure|Expected|Which|actual" ; rc=$((rc | PIPESTATUS[0]))
+  for prec in double single; do
+    LAMMPS_PLUGIN_PATH="$D/plugin-$prec" "$D/bin/test_gpu_resident_$prec" 2>&1 | tee "/tmp/test_gpu_resident_$prec.log" |
+      grep -E "^\[gpu\]|PASSED|FAILED|Failure|Expected|Which|actual"
+    rc=$((rc | PIPESTATUS[0]))
+  done
+  cat /tmp/test_gpu_resident_double.log /tmp/test_gpu_resident_single.log >"$OUT/test_gpu_resident_other_precisions.log"
   compute-sanitizer --tool memcheck --error-exitcode 9 "$D/bin/test_gpu_resident" \
     --gtest_filter='GpuResident.Forces*:GpuResident.OutputEvery*' >"$OUT/memcheck.log" 2>&1
   echo "memcheck exit $? : $(grep -m1 'ERROR SUMMARY' "$OUT/memcheck.log")"

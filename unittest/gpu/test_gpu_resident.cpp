@@ -29,14 +29,18 @@ using LAMMPS_NS::LAMMPS;
 
 namespace {
 
+// FORCE/ENERGY_TOL: one configuration, device vs CPU. TRAJ_PE_TOL: relative pe after
+// 1000 steps; in double the trajectories stay together (measured 8e-7 in x after 1000
+// LJ steps), in float they separate chaotically within a few hundred steps and the
+// comparison becomes statistical: pe per atom fluctuates by ~3e-3 relative (4000 atoms).
 #if defined(MESOGPU_PREC_DOUBLE)
-const double FORCE_TOL = 1e-10, ENERGY_TOL = 1e-11;
+const double FORCE_TOL = 1e-10, ENERGY_TOL = 1e-11, TRAJ_PE_TOL = 1e-6;
 const char *PREC = "double";
 #elif defined(MESOGPU_PREC_SINGLE)
-const double FORCE_TOL = 2e-4, ENERGY_TOL = 1e-5;
+const double FORCE_TOL = 2e-4, ENERGY_TOL = 1e-5, TRAJ_PE_TOL = 1e-2;
 const char *PREC = "single";
 #else
-const double FORCE_TOL = 2e-5, ENERGY_TOL = 1e-6;    // float pair arithmetic, double sums
+const double FORCE_TOL = 2e-5, ENERGY_TOL = 1e-6, TRAJ_PE_TOL = 1e-2;    // float pair math, double sums
 const char *PREC = "mixed";
 #endif
 
@@ -269,11 +273,11 @@ void compare_trajectory(void (*setup)(Lmp &, bool), const char *label, int steps
 
 TEST(GpuResident, TrajectoryLJ1000)
 {
-  compare_trajectory([](Lmp &l, bool dev) { lj_liquid(l, dev); }, "lj 1000", 1000, 1e-3);
+  compare_trajectory([](Lmp &l, bool dev) { lj_liquid(l, dev); }, "lj 1000", 1000, TRAJ_PE_TOL);
 }
 TEST(GpuResident, TrajectoryKGMelt1000)
 {
-  compare_trajectory(kg_melt, "kg melt 1000", 1000, 1e-3);
+  compare_trajectory(kg_melt, "kg melt 1000", 1000, TRAJ_PE_TOL);
 }
 
 // ---- reproducibility -------------------------------------------------------------------
