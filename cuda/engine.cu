@@ -8,7 +8,10 @@
 
 #include "physics/bond_fene.h"
 #include "physics/bond_harmonic.h"
+#include "physics/pair_gauss.h"
+#include "physics/pair_harmonic_cut.h"
 #include "physics/pair_lj_cut.h"
+#include "physics/random.h"
 #include "physics/table_r2.h"
 
 #include <algorithm>
@@ -280,6 +283,94 @@ namespace cuda {
       real w[4];    // special_lj[0..3], w[0] = 1
     };
 
+    struct PairGaussDev {
+      const physics::GaussParams<real> *p;
+      const real *cutsq;
+      __device__ bool eval(int ti, int tj, int ntp1, real rsq, real &fpair, real &e) const
+      {
+        return physics::EvaluatorGauss<real>(rsq, p[ti * ntp1 + tj]).evaluate(fpair, e);
+      }
+    };
+    struct PairHarmonicCutDev {
+      const physics::HarmonicCutParams<real> *p;
+      const real *cutsq;
+      __device__ bool eval(int ti, int tj, int ntp1, real rsq, real &fpair, real &e) const
+      {
+        return physics::EvaluatorHarmonicCut<real>(rsq, p[ti * ntp1 + tj]).evaluate(fpair, e);
+      }
+    };
+
+    // ---- thermostats ---------------------------------------------------------------------
+    // the arithmetic of LAMMPS FixLangevin::post_force (no bias, no tally, per-type mass)
+    __global__ void langevin_kernel(int n, const int *mask, int groupbit, const int *type,
+                                    const int *tag, const acc *v0, const acc *v1, const acc *v2,
+                                    acc *f0, acc *f1, acc *f2, const double *gfactor1,
+                                    const double *gfactor2, double tsqrt, uint32_t seed,
+                                    uint32_t step_lo, uint32_t step_hi)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      const double gamma1 = gfactor1[type[i]], gamma2 = gfactor2[type[i]] * tsqrt;
+      double u[3];
+      physics::uniform3(seed, static_cast<uint32_t>(tag[i]), step_lo, step_hi, u);
+      f0[i] += gamma1 * v0[i] + gamma2 * (u[0] - 0.5);
+      f1[i] += gamma1 * v1[i] + gamma2 * (u[1] - 0.5);
+      f2[i] += gamma1 * v2[i] + gamma2 * (u[2] - 0.5);
+    }
+
+    // sum over the group of m v^2 (slot 0) and m v (slots 1..3), double
+    __global__ void reduce_mv_kernel(int n, const int *mask, int groupbit, const int *type,
+                                     const acc *mass, const acc *v0, const acc *v1, const acc *v2,
+                                     double *out)
+    {
+      __shared__ double s[4][128];
+      const int t = threadIdx.x;
+      double a[4] = {0, 0, 0, 0};
+      for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) {
+        if (!(mask[i] & groupbit)) continue;
+        const double m = mass[type[i]];
+        a[0] += m * (double(v0[i]) * v0[i] + double(v1[i]) * v1[i] + double(v2[i]) * v2[i]);
+        a[1] += m * v0[i];
+        a[2] += m * v1[i];
+        a[3] += m * v2[i];
+      }
+      for (int c = 0; c < 4; ++c) s[c][t] = a[c];
+      __syncthreads();
+      for (int w = blockDim.x / 2; w > 0; w >>= 1) {
+        if (t < w)
+          for (int c = 0; c < 4; ++c) s[c][t] += s[c][t + w];
+        __syncthreads();
+      }
+      if (t == 0)
+        for (int c = 0; c < 4; ++c) atomicAdd(&out[c], s[c][0]);
+    }
+
+    // lambda from the reduced temperature, on the device: no host round trip per step
+    __global__ void berendsen_scale_kernel(int n, const int *mask, int groupbit, acc *v0, acc *v1,
+                                           acc *v2, const double *sums, double tfactor,
+                                           double t_target, double dt_over_period,
+                                           double *t_current_out)
+    {
+      const double t_current = sums[0] * tfactor;
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i == 0) *t_current_out = t_current;
+      if (i >= n || !(mask[i] & groupbit) || t_current <= 0.0) return;
+      const double lamda = sqrt(1.0 + dt_over_period * (t_target / t_current - 1.0));
+      v0[i] *= lamda;
+      v1[i] *= lamda;
+      v2[i] *= lamda;
+    }
+
+    __global__ void zero_momentum_kernel(int n, const int *mask, int groupbit, acc *v0, acc *v1,
+                                         acc *v2, const double *sums, double inv_mass, int3 dims)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      if (dims.x) v0[i] -= sums[1] * inv_mass;
+      if (dims.y) v1[i] -= sums[2] * inv_mass;
+      if (dims.z) v2[i] -= sums[3] * inv_mass;
+    }
+
     struct PerAtomEV {
       acc *e, *v0, *v1, *v2, *v3, *v4, *v5;
     };
@@ -463,7 +554,7 @@ namespace cuda {
     int n = 0, ntypes = 0;
     double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
     DeviceArray<acc> x[3], v[3], f[3], xhold[3];
-    DeviceArray<int> image[3], type, mask;
+    DeviceArray<int> image[3], type, mask, tag;
     DeviceArray<acc> mass;
     DeviceArray<PosType<real>> pos;
 
@@ -491,9 +582,12 @@ namespace cuda {
     int *status_host = nullptr;    // pinned
 
     // force field
-    enum class PairKind { none, lj, table } pair_kind = PairKind::none;
+    enum class PairKind { none, lj, table, gauss, harmonic_cut } pair_kind = PairKind::none;
     enum class BondKind { none, harmonic, fene } bond_kind = BondKind::none;
     DeviceArray<physics::LJCutParams<real>> lj;
+    DeviceArray<physics::GaussParams<real>> gauss;
+    DeviceArray<physics::HarmonicCutParams<real>> harmonic_cut;
+    DeviceArray<double> gfactor1, gfactor2, mv_sum, t_current;
     DeviceArray<physics::TableR2View<real>> table_view;
     DeviceArray<real> table_coeff, pair_offset, pair_cutsq;
     DeviceArray<physics::BondHarmonicParams<real>> bond_harmonic;
@@ -806,6 +900,36 @@ namespace cuda {
     s.pair_kind = Impl::PairKind::table;
   }
 
+  void Engine::set_pair_gauss(const HostGauss &p)
+  {
+    Impl &s = *impl;
+    const int np = s.ntp1() * s.ntp1();
+    std::vector<physics::GaussParams<real>> h(np);
+    std::vector<real> c(np);
+    for (int k = 0; k < np; ++k) {
+      h[k] = {static_cast<real>(p.a[k]), static_cast<real>(p.b[k]), static_cast<real>(p.offset[k])};
+      c[k] = static_cast<real>(p.cutsq[k]);
+    }
+    s.gauss.upload(h);
+    s.pair_cutsq.upload(c);
+    s.pair_kind = Impl::PairKind::gauss;
+  }
+
+  void Engine::set_pair_harmonic_cut(const HostHarmonicCut &p)
+  {
+    Impl &s = *impl;
+    const int np = s.ntp1() * s.ntp1();
+    std::vector<physics::HarmonicCutParams<real>> h(np);
+    std::vector<real> c(np);
+    for (int k = 0; k < np; ++k) {
+      h[k] = {static_cast<real>(p.k[k]), static_cast<real>(p.cut[k])};
+      c[k] = static_cast<real>(p.cutsq[k]);
+    }
+    s.harmonic_cut.upload(h);
+    s.pair_cutsq.upload(c);
+    s.pair_kind = Impl::PairKind::harmonic_cut;
+  }
+
   void Engine::set_bond_harmonic(const HostBondHarmonic &p)
   {
     std::vector<physics::BondHarmonicParams<real>> h(p.k.size());
@@ -860,6 +984,12 @@ namespace cuda {
       case Impl::PairKind::table:
         pair_launch(PairTableDev{s.table_view.get(), s.pair_offset.get(), s.pair_cutsq.get()});
         break;
+      case Impl::PairKind::gauss:
+        pair_launch(PairGaussDev{s.gauss.get(), s.pair_cutsq.get()});
+        break;
+      case Impl::PairKind::harmonic_cut:
+        pair_launch(PairHarmonicCutDev{s.harmonic_cut.get(), s.pair_cutsq.get()});
+        break;
       case Impl::PairKind::none:
         for (int d = 0; d < 3; ++d) s.f[d].zero();
         if (ev)
@@ -868,7 +998,8 @@ namespace cuda {
     }
 
     const bool bonds = s.maxbond > 0 && s.bond_kind != Impl::BondKind::none;
-    if (bonds && s.bond_kind == Impl::BondKind::harmonic) bond_launch(BondHarmonicDev{s.bond_harmonic.get()});
+    if (bonds && s.bond_kind == Impl::BondKind::harmonic)
+      bond_launch(BondHarmonicDev{s.bond_harmonic.get()});
     if (bonds && s.bond_kind == Impl::BondKind::fene) bond_launch(BondFENEDev{s.bond_fene.get()});
     if (!bonds && ev)
       for (auto &a : s.ev_bond.a) a.zero();
@@ -902,6 +1033,63 @@ namespace cuda {
   void Engine::upload_mask(const int *mask)
   {
     impl->mask.upload(mask, impl->n);
+  }
+  void Engine::upload_tags(const int *tag)
+  {
+    impl->tag.upload(tag, impl->n);
+  }
+
+  void Engine::langevin(int groupbit, const std::vector<double> &gfactor1,
+                        const std::vector<double> &gfactor2, double tsqrt, unsigned seed,
+                        long long step)
+  {
+    Impl &s = *impl;
+    if (s.gfactor1.size() != gfactor1.size() || s.gfactor2.size() != gfactor2.size()) {
+      s.gfactor1.upload(gfactor1);
+      s.gfactor2.upload(gfactor2);
+    }
+    langevin_kernel<<<blocks(s.n), BLOCK>>>(
+        s.n, s.mask.get(), groupbit, s.type.get(), s.tag.get(), s.v[0].get(), s.v[1].get(),
+        s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(), s.gfactor1.get(), s.gfactor2.get(),
+        tsqrt, seed, static_cast<uint32_t>(step), static_cast<uint32_t>(step >> 32));
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::berendsen(int groupbit, double tfactor, double t_target, double dt_over_period)
+  {
+    Impl &s = *impl;
+    s.mv_sum.resize(4);
+    s.t_current.resize(1);
+    s.mv_sum.zero();
+    const int nb = std::min(blocks(s.n), 1024);
+    reduce_mv_kernel<<<nb, 128>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+                                  s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
+    berendsen_scale_kernel<<<blocks(s.n), BLOCK>>>(
+        s.n, s.mask.get(), groupbit, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
+        tfactor, t_target, dt_over_period, s.t_current.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  double Engine::last_berendsen_temperature()
+  {
+    double t = 0.0;
+    if (impl->t_current.size()) impl->t_current.download(&t, 1);
+    return t;
+  }
+
+  void Engine::zero_momentum(int groupbit, double masstotal, bool x, bool y, bool z)
+  {
+    Impl &s = *impl;
+    if (masstotal <= 0.0) return;
+    s.mv_sum.resize(4);
+    s.mv_sum.zero();
+    const int nb = std::min(blocks(s.n), 1024);
+    reduce_mv_kernel<<<nb, 128>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+                                  s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
+    zero_momentum_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.v[0].get(),
+                                                 s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
+                                                 1.0 / masstotal, make_int3(x, y, z));
+    MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
   void Engine::nve_initial(double dtv, double dtf, int groupbit)

@@ -33,6 +33,12 @@ namespace cuda {
     std::vector<double> offset, cutsq;    // per type pair
     int inner = 0;                        // physics::InnerMode
   };
+  struct HostGauss {
+    std::vector<double> a, b, offset, cutsq;
+  };
+  struct HostHarmonicCut {
+    std::vector<double> k, cut, cutsq;
+  };
   struct HostBondHarmonic {
     std::vector<double> k, r0;    // per bond type, index 0 unused
   };
@@ -65,6 +71,7 @@ namespace cuda {
                       const int *image, const int *type, const double *mass_per_type);
     void download_atoms(double *x, double *v, double *f, int *image) const;
     void upload_mask(const int *mask);    // LAMMPS group bits per atom
+    void upload_tags(const int *tag);     // atom IDs: random streams follow atoms, not slots
     int natoms() const;
 
     // special neighbours: for atom i, special[i * maxspecial + k] (device index) for
@@ -89,6 +96,8 @@ namespace cuda {
     // --- force field ---------------------------------------------------------------
     void set_pair_lj(const HostLJ &p);
     void set_pair_table_r2(const HostTableR2 &p);
+    void set_pair_gauss(const HostGauss &p);
+    void set_pair_harmonic_cut(const HostHarmonicCut &p);
     void set_bond_harmonic(const HostBondHarmonic &p);
     void set_bond_fene(const HostBondFENE &p);
     // f = pair + bond forces; with energy_virial, per-atom energies and virials too
@@ -99,6 +108,18 @@ namespace cuda {
     // fix nve on the atoms whose mask has groupbit (upload_mask first)
     void nve_initial(double dtv, double dtf, int groupbit);
     void nve_final(double dtf, int groupbit);
+
+    // --- thermostats and momentum (all on device data, no host round trip) -------------
+    // fix langevin: f += gamma1 m-scaled drag + gamma2 sqrt(T) (u - 1/2) per component,
+    // gfactor1/2 per type as LAMMPS precomputes them; u from Philox(seed, tag, step, d)
+    void langevin(int groupbit, const std::vector<double> &gfactor1,
+                  const std::vector<double> &gfactor2, double tsqrt, unsigned seed, long long step);
+    // fix temp/berendsen: T from a device reduction of sum m v^2 (tfactor = mvv2e / (dof k_B)),
+    // v *= sqrt(1 + dt/tau (T_target/T - 1)); T_current of the last call is kept on the device
+    void berendsen(int groupbit, double tfactor, double t_target, double dt_over_period);
+    double last_berendsen_temperature();    // host read, for output steps only
+    // fix momentum linear: remove the centre-of-mass velocity of the group
+    void zero_momentum(int groupbit, double masstotal, bool x, bool y, bool z);
 
     // --- state ---------------------------------------------------------------------
     // throws with a message if a kernel reported a problem since the last call

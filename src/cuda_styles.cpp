@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "error.h"
 #include "force.h"
+#include "compute.h"
 #include "group.h"
 #include "update.h"
 
@@ -16,6 +17,10 @@
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
+
+// enums private to LAMMPS's fix_langevin.cpp and fix_temp_berendsen.cpp
+static constexpr int TSTYLE_CONSTANT = 0;
+static constexpr int NOBIAS_TEMPERATURE = 0;
 
 namespace {
 // a /cuda style outside run_style verlet/cuda runs its CPU code: say so once at init
@@ -122,4 +127,104 @@ void FixNVECuda::device_initial_integrate(Engine &engine)
 void FixNVECuda::device_final_integrate(Engine &engine)
 {
   engine.nve_final(dtf, groupbit);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGaussCuda::device_setup(Engine &engine)
+{
+  const int np1 = atom->ntypes + 1;
+  mesogpu::cuda::HostGauss p;
+  for (auto *v : {&p.a, &p.b, &p.offset, &p.cutsq}) v->assign(np1 * np1, 0.0);
+  for (int i = 1; i < np1; i++)
+    for (int j = 1; j < np1; j++) {
+      const int k = i * np1 + j;
+      p.a[k] = a[i][j];
+      p.b[k] = b[i][j];
+      p.offset[k] = offset[i][j];
+      p.cutsq[k] = cutsq[i][j];
+    }
+  engine.set_pair_gauss(p);
+}
+
+void PairHarmonicCutCuda::device_setup(Engine &engine)
+{
+  const int np1 = atom->ntypes + 1;
+  mesogpu::cuda::HostHarmonicCut p;
+  for (auto *v : {&p.k, &p.cut, &p.cutsq}) v->assign(np1 * np1, 0.0);
+  for (int i = 1; i < np1; i++)
+    for (int j = 1; j < np1; j++) {
+      const int kk = i * np1 + j;
+      p.k[kk] = k[i][j];
+      p.cut[kk] = cut[i][j];
+      p.cutsq[kk] = cutsq[i][j];
+    }
+  engine.set_pair_harmonic_cut(p);
+}
+
+/* ---------------------------------------------------------------------- */
+
+FixLangevinCuda::FixLangevinCuda(LAMMPS *lmp, int narg, char **arg) : FixLangevin(lmp, narg, arg)
+{
+  // arg[6] is the seed the user gave; the device stream uses it directly
+  stream_seed = static_cast<unsigned>(utils::inumeric(FLERR, arg[6], false, lmp));
+}
+
+void FixLangevinCuda::device_setup(Engine &)
+{
+  if (tstyle != TSTYLE_CONSTANT)
+    error->all(
+        FLERR,
+        "Fix langevin/cuda: the target temperature must be constant or a ramp (no variables yet)");
+  if (tallyflag || zeroflag || oflag || ascale > 0.0 || tbiasflag)
+    error->all(FLERR, "Fix langevin/cuda supports none of the keywords tally, zero, omega, angmom, "
+                      "and no temperature bias yet");
+  for (int t = 1; t <= atom->ntypes; t++)
+    if (ratio[t] != 1.0) error->all(FLERR, "Fix langevin/cuda does not support 'scale' yet");
+}
+
+void FixLangevinCuda::device_post_force(Engine &engine)
+{
+  compute_target();    // t_target and tsqrt for this step (a ramp over the run)
+  std::vector<double> g1(gfactor1, gfactor1 + atom->ntypes + 1),
+      g2(gfactor2, gfactor2 + atom->ntypes + 1);
+  engine.langevin(groupbit, g1, g2, tsqrt, stream_seed, update->ntimestep);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixTempBerendsenCuda::device_setup(Engine &)
+{
+  if (tstyle != TSTYLE_CONSTANT)
+    error->all(FLERR, "Fix temp/berendsen/cuda: the target temperature must be constant or a ramp");
+  if (which != NOBIAS_TEMPERATURE || strcmp(temperature->style, "temp") != 0 ||
+      temperature->igroup != igroup)
+    error->all(FLERR,
+               "Fix temp/berendsen/cuda needs its temperature from compute temp on the fix group "
+               "(no bias)");
+}
+
+void FixTempBerendsenCuda::device_end_of_step(Engine &engine)
+{
+  const double tdof = temperature->dof;
+  if (tdof < 1) return;
+  double delta = update->ntimestep - update->beginstep;
+  if (delta != 0.0) delta /= update->endstep - update->beginstep;
+  t_target = t_start + delta * (t_stop - t_start);
+  const double tfactor = force->mvv2e / (tdof * force->boltz);
+  engine.berendsen(groupbit, tfactor, t_target, update->dt / t_period);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixMomentumCuda::device_setup(Engine &)
+{
+  if (angular || rescale)
+    error->all(FLERR, "Fix momentum/cuda supports 'linear' only (no angular, no rescale) yet");
+  masstotal = group->mass(igroup);
+}
+
+void FixMomentumCuda::device_end_of_step(Engine &engine)
+{
+  if (linear) engine.zero_momentum(groupbit, masstotal, xflag, yflag, zflag);
 }

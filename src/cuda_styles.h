@@ -6,10 +6,15 @@
 #ifndef MESOGPU_CUDA_STYLES_H
 #define MESOGPU_CUDA_STYLES_H
 
+#include "EXTRA-PAIR/pair_gauss.h"
+#include "EXTRA-PAIR/pair_harmonic_cut.h"
 #include "MOLECULE/bond_fene.h"
 #include "MOLECULE/bond_harmonic.h"
 #include "device_styles.h"
+#include "fix_langevin.h"
+#include "fix_momentum.h"
 #include "fix_nve.h"
+#include "fix_temp_berendsen.h"
 #include "pair_lj_cut.h"
 #include "pair_table_r2.h"
 
@@ -26,6 +31,18 @@ class PairTableR2Cuda : public PairTableR2, public DevicePair {
  public:
   PairTableR2Cuda(class LAMMPS *lmp) : PairTableR2(lmp) {}
   void init_style() override;
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+};
+
+class PairGaussCuda : public PairGauss, public DevicePair {
+ public:
+  PairGaussCuda(class LAMMPS *lmp) : PairGauss(lmp) {}
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+};
+
+class PairHarmonicCutCuda : public PairHarmonicCut, public DevicePair {
+ public:
+  PairHarmonicCutCuda(class LAMMPS *lmp) : PairHarmonicCut(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
@@ -46,6 +63,34 @@ class FixNVECuda : public FixNVE, public DeviceFix {
   FixNVECuda(class LAMMPS *lmp, int narg, char **arg) : FixNVE(lmp, narg, arg) {}
   void device_initial_integrate(mesogpu::cuda::Engine &engine) override;
   void device_final_integrate(mesogpu::cuda::Engine &engine) override;
+};
+
+// fix langevin with a counter-based random stream per atom and step: the numbers
+// differ from the CPU fix (whose stream depends on the MPI rank), the statistics do not
+class FixLangevinCuda : public FixLangevin, public DeviceFix {
+ public:
+  FixLangevinCuda(class LAMMPS *lmp, int narg, char **arg);
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+  void device_post_force(mesogpu::cuda::Engine &engine) override;
+
+ private:
+  unsigned stream_seed;
+};
+
+class FixTempBerendsenCuda : public FixTempBerendsen, public DeviceFix {
+ public:
+  FixTempBerendsenCuda(class LAMMPS *lmp, int narg, char **arg) : FixTempBerendsen(lmp, narg, arg)
+  {
+  }
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+  void device_end_of_step(mesogpu::cuda::Engine &engine) override;
+};
+
+class FixMomentumCuda : public FixMomentum, public DeviceFix {
+ public:
+  FixMomentumCuda(class LAMMPS *lmp, int narg, char **arg) : FixMomentum(lmp, narg, arg) {}
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+  void device_end_of_step(mesogpu::cuda::Engine &engine) override;
 };
 
 }    // namespace LAMMPS_NS

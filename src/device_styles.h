@@ -41,7 +41,9 @@ class DeviceFix {
  public:
   virtual void device_setup(mesogpu::cuda::Engine &) {}
   virtual void device_initial_integrate(mesogpu::cuda::Engine &) {}
+  virtual void device_post_force(mesogpu::cuda::Engine &) {}
   virtual void device_final_integrate(mesogpu::cuda::Engine &) {}
+  virtual void device_end_of_step(mesogpu::cuda::Engine &) {}
 };
 
 }    // namespace LAMMPS_NS

@@ -35,6 +35,26 @@ Pair *table_r2_cuda_creator(LAMMPS *lmp)
 {
   return new PairTableR2Cuda(lmp);
 }
+Pair *gauss_cuda_creator(LAMMPS *lmp)
+{
+  return new PairGaussCuda(lmp);
+}
+Pair *harmonic_cut_cuda_creator(LAMMPS *lmp)
+{
+  return new PairHarmonicCutCuda(lmp);
+}
+Fix *fix_langevin_cuda_creator(LAMMPS *lmp, int narg, char **arg)
+{
+  return new FixLangevinCuda(lmp, narg, arg);
+}
+Fix *fix_temp_berendsen_cuda_creator(LAMMPS *lmp, int narg, char **arg)
+{
+  return new FixTempBerendsenCuda(lmp, narg, arg);
+}
+Fix *fix_momentum_cuda_creator(LAMMPS *lmp, int narg, char **arg)
+{
+  return new FixMomentumCuda(lmp, narg, arg);
+}
 Bond *bond_harmonic_cuda_creator(LAMMPS *lmp)
 {
   return new BondHarmonicCuda(lmp);
@@ -94,6 +114,16 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
       (void *) &bond_harmonic_cuda_creator, nullptr);
   reg("bond", "fene/cuda", "mesogpu: bond fene resident on the GPU",
       (void *) &bond_fene_cuda_creator, nullptr);
+  reg("pair", "gauss/cuda", "mesogpu: gauss resident on the GPU", (void *) &gauss_cuda_creator,
+      nullptr);
+  reg("pair", "harmonic/cut/cuda", "mesogpu: harmonic/cut resident on the GPU",
+      (void *) &harmonic_cut_cuda_creator, nullptr);
+  reg("fix", "langevin/cuda", "mesogpu: fix langevin resident on the GPU", nullptr,
+      (void *) &fix_langevin_cuda_creator);
+  reg("fix", "temp/berendsen/cuda", "mesogpu: fix temp/berendsen resident on the GPU", nullptr,
+      (void *) &fix_temp_berendsen_cuda_creator);
+  reg("fix", "momentum/cuda", "mesogpu: fix momentum resident on the GPU", nullptr,
+      (void *) &fix_momentum_cuda_creator);
   reg("fix", "nve/cuda", "mesogpu: fix nve resident on the GPU", nullptr,
       (void *) &fix_nve_cuda_creator);
   reg("run", "verlet/cuda", "mesogpu: velocity Verlet with whole timesteps on the GPU", nullptr,

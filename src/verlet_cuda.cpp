@@ -67,7 +67,8 @@ void VerletCuda::check_styles()
   if (force->pair && !dynamic_cast<DevicePair *>(force->pair))
     error->all(FLERR,
                "run_style verlet/cuda: pair style {} has no device part (device pair styles: "
-               "lj/cut/cuda, table/r2/cuda; run with -sf cuda to pick them)",
+               "lj/cut/cuda, table/r2/cuda, gauss/cuda, harmonic/cut/cuda; run with -sf cuda to "
+               "pick them)",
                force->pair_style);
   if (force->bond && !dynamic_cast<DeviceBond *>(force->bond))
     error->all(FLERR,
@@ -91,7 +92,9 @@ void VerletCuda::check_styles()
                        POST_NEIGHBOR | PRE_FORCE | PRE_REVERSE | POST_FORCE | FINAL_INTEGRATE |
                        END_OF_STEP;
   fix_initial.clear();
+  fix_post_force.clear();
   fix_final.clear();
+  fix_end_of_step.clear();
   for (auto &ifix : modify->get_fix_list()) {
     auto *dfix = dynamic_cast<DeviceFix *>(ifix);
     if (!dfix) {
@@ -99,19 +102,22 @@ void VerletCuda::check_styles()
         error->all(
             FLERR,
             "run_style verlet/cuda: fix {} (style {}) acts during the step and has no device "
-            "part (device fixes: nve/cuda; run with -sf cuda to pick them)",
+            "part (device fixes: nve/cuda, langevin/cuda, temp/berendsen/cuda, momentum/cuda; run "
+            "with -sf cuda to pick them)",
             ifix->id, ifix->style);
       continue;
     }
     const int mask = ifix->setmask();
-    if (mask & (POST_INTEGRATE | PRE_EXCHANGE | PRE_NEIGHBOR | POST_NEIGHBOR | PRE_FORCE |
-                PRE_REVERSE | POST_FORCE | END_OF_STEP))
+    if (mask &
+        (POST_INTEGRATE | PRE_EXCHANGE | PRE_NEIGHBOR | POST_NEIGHBOR | PRE_FORCE | PRE_REVERSE))
       error->all(FLERR,
                  "run_style verlet/cuda: fix {} (style {}) needs a step stage the device "
                  "loop does not run yet",
                  ifix->id, ifix->style);
     if (mask & INITIAL_INTEGRATE) fix_initial.push_back(dfix);
+    if (mask & POST_FORCE) fix_post_force.push_back(dfix);
     if (mask & FINAL_INTEGRATE) fix_final.push_back(dfix);
+    if (mask & END_OF_STEP) fix_end_of_step.push_back({dfix, ifix->nevery});
   }
 }
 
@@ -159,6 +165,8 @@ void VerletCuda::upload()
     engine->upload_atoms(n, ntypes, n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr,
                          n ? atom->f[0] : nullptr, image.data(), atom->type, mass.data());
     engine->upload_mask(atom->mask);
+    static_assert(sizeof(tagint) == sizeof(int), "device tags are 32-bit");
+    engine->upload_tags(reinterpret_cast<const int *>(atom->tag));
 
     // special neighbours (1-2, 1-3, 1-4) as device indices
     if (atom->molecular == Atom::MOLECULAR && atom->maxspecial > 0) {
@@ -310,7 +318,10 @@ void VerletCuda::run(int n)
 
       engine->compute_forces(eflag || vflag);
 
+      for (auto *f : fix_post_force) f->device_post_force(*engine);
       for (auto *f : fix_final) f->device_final_integrate(*engine);
+      for (auto &f : fix_end_of_step)
+        if (ntimestep % f.second == 0) f.first->device_end_of_step(*engine);
 
       if (ntimestep == output->next) {
         sync_to_host(eflag || vflag);

@@ -10,6 +10,7 @@
 #include "verlet.h"
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace mesogpu {
@@ -34,7 +35,8 @@ class VerletCuda : public Verlet {
 
  protected:
   std::unique_ptr<mesogpu::cuda::Engine> engine;
-  std::vector<DeviceFix *> fix_initial, fix_final;
+  std::vector<DeviceFix *> fix_initial, fix_post_force, fix_final;
+  std::vector<std::pair<DeviceFix *, int>> fix_end_of_step;    // with the fix's nevery
   std::vector<int> tag_to_index;
   bool synced;    // host arrays hold the current device state
 

@@ -14,6 +14,7 @@
 #include "update.h"
 
 #include "mesogpu_cuda.h"
+#include "precision.h"
 
 #include "gtest/gtest.h"
 
@@ -23,6 +24,7 @@
 #include <fstream>
 #include <mpi.h>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using LAMMPS_NS::LAMMPS;
@@ -40,7 +42,8 @@ const char *PREC = "double";
 const double FORCE_TOL = 2e-4, ENERGY_TOL = 1e-5, TRAJ_PE_TOL = 1e-2;
 const char *PREC = "single";
 #else
-const double FORCE_TOL = 2e-5, ENERGY_TOL = 1e-6, TRAJ_PE_TOL = 1e-2;    // float pair math, double sums
+const double FORCE_TOL = 2e-5, ENERGY_TOL = 1e-6,
+             TRAJ_PE_TOL = 1e-2;    // float pair math, double sums
 const char *PREC = "mixed";
 #endif
 
@@ -126,18 +129,34 @@ double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b,
 
 // --- systems ----------------------------------------------------------------------
 // the style name, with /cuda for the device instance
-std::string S(bool dev, const std::string &style) { return dev ? style + "/cuda" : style; }
+std::string S(bool dev, const std::string &style)
+{
+  return dev ? style + "/cuda" : style;
+}
 
 void lj_liquid(Lmp &l, bool dev, int cells = 10, const char *neigh = "every 1 delay 0 check yes")
 {
-  l.cmds({"units lj", "atom_style atomic", "atom_modify map array sort 0 0", "lattice fcc 0.8442",
+  l.cmds({"units lj",
+          "atom_style atomic",
+          "atom_modify map array sort 0 0",
+          "lattice fcc 0.8442",
           "region box block 0 " + std::to_string(cells) + " 0 " + std::to_string(cells) + " 0 " +
               std::to_string(cells),
-          "create_box 2 box", "create_atoms 1 box", "set type 1 type/fraction 2 0.3 771",
-          "mass 1 1.0", "mass 2 1.5", "velocity all create 1.44 87287 loop geom",
-          "pair_style " + S(dev, "lj/cut") + " 2.5", "pair_coeff 1 1 1.0 1.0", "pair_coeff 1 2 1.2 0.9",
-          "pair_coeff 2 2 0.8 1.1 2.2", "neighbor 0.3 bin", std::string("neigh_modify ") + neigh,
-          "timestep 0.005", "fix 1 all " + S(dev, "nve"), "run_style " + S(dev, "verlet")});
+          "create_box 2 box",
+          "create_atoms 1 box",
+          "set type 1 type/fraction 2 0.3 771",
+          "mass 1 1.0",
+          "mass 2 1.5",
+          "velocity all create 1.44 87287 loop geom",
+          "pair_style " + S(dev, "lj/cut") + " 2.5",
+          "pair_coeff 1 1 1.0 1.0",
+          "pair_coeff 1 2 1.2 0.9",
+          "pair_coeff 2 2 0.8 1.1 2.2",
+          "neighbor 0.3 bin",
+          std::string("neigh_modify ") + neigh,
+          "timestep 0.005",
+          "fix 1 all " + S(dev, "nve"),
+          "run_style " + S(dev, "verlet")});
 }
 
 // soft-bead melt of examples/table_r2 (table/r2 + harmonic bonds, special lj 0 1 1)
@@ -150,10 +169,10 @@ void soft_melt(Lmp &l, bool dev)
           "create_atoms 0 random 90 20260704 NULL mol chain 4711 overlap 0.3 maxtry 100",
           "mass 1 1.0", "pair_style " + S(dev, "table/r2") + " 1000",
           "pair_coeff 1 1 " + potentials_dir() + "/gauss_soft.table GAUSS_SOFT",
-          "bond_style " + S(dev, "harmonic"), "bond_coeff 1 20.0 0.9", "special_bonds lj 0.0 1.0 1.0",
-          "neighbor 0.4 bin", "neigh_modify every 1 delay 0 check yes",
-          "velocity all create 1.0 8675309 loop geom", "timestep 0.01", "fix 1 all " + S(dev, "nve"),
-          "run_style " + S(dev, "verlet")});
+          "bond_style " + S(dev, "harmonic"), "bond_coeff 1 20.0 0.9",
+          "special_bonds lj 0.0 1.0 1.0", "neighbor 0.4 bin",
+          "neigh_modify every 1 delay 0 check yes", "velocity all create 1.0 8675309 loop geom",
+          "timestep 0.01", "fix 1 all " + S(dev, "nve"), "run_style " + S(dev, "verlet")});
 }
 
 // Kremer-Grest melt: chains pushed apart with a soft potential on the CPU first, then
@@ -210,8 +229,8 @@ void compare_forces(void (*setup)(Lmp &, bool), const char *label)
   const auto f_cpu = cpu.forces();
   const double pe_cpu = cpu.thermo("pe"), p_cpu = cpu.thermo("press");
 
-  dev.cmds({"timestep 0.0",
-            "thermo_style custom step pe press ebond epair", "thermo 1", "run 1 post no"});
+  dev.cmds({"timestep 0.0", "thermo_style custom step pe press ebond epair", "thermo 1",
+            "run 1 post no"});
   ASSERT_EQ(std::string(dev.lmp->update->integrate_style), "verlet/cuda");
   const auto f_dev = dev.forces();
   const double pe_dev = dev.thermo("pe"), p_dev = dev.thermo("press");
@@ -242,6 +261,29 @@ TEST(GpuResident, ForcesFENEWCA)
   compare_forces(kg_melt, "fene+wca");
 }
 
+TEST(GpuResident, ForcesGauss)
+{
+  compare_forces(
+      [](Lmp &l, bool dev) {
+        lj_liquid(l, dev);
+        l.cmds({"pair_style " + S(dev, "gauss") + " 2.0", "pair_coeff 1 1 -2.0 1.5",
+                "pair_coeff 1 2 -1.0 1.0", "pair_coeff 2 2 -3.0 2.0 1.8", "pair_modify shift yes"});
+      },
+      "gauss");
+}
+
+TEST(GpuResident, ForcesHarmonicCut)
+{
+  compare_forces(
+      [](Lmp &l, bool dev) {
+        lj_liquid(l, dev);
+        l.cmds({"pair_style " + S(dev, "harmonic/cut"), "pair_coeff 1 1 20.0 1.4",
+                "pair_coeff 1 2 10.0 1.3", "pair_coeff 2 2 5.0 1.5",
+                "displace_atoms all random 0.1 0.1 0.1 5 units box"});
+      },
+      "harmonic/cut");
+}
+
 // ---- trajectories ---------------------------------------------------------------------
 
 void compare_trajectory(void (*setup)(Lmp &, bool), const char *label, int steps, double pe_tol)
@@ -251,8 +293,8 @@ void compare_trajectory(void (*setup)(Lmp &, bool), const char *label, int steps
   setup(dev, true);
   const std::string th = "thermo_style custom step pe ke etotal press";
   cpu.cmds({th, "thermo " + std::to_string(steps), "run " + std::to_string(steps) + " post no"});
-  dev.cmds({th, "thermo " + std::to_string(steps / 10),
-            "run " + std::to_string(steps) + " post no"});
+  dev.cmds(
+      {th, "thermo " + std::to_string(steps / 10), "run " + std::to_string(steps) + " post no"});
   const double pe_c = cpu.thermo("pe"), pe_d = dev.thermo("pe");
   const double et_c = cpu.thermo("etotal"), et_d = dev.thermo("etotal");
   const double dx = max_rel_diff(dev.positions(), cpu.positions());
@@ -317,6 +359,72 @@ TEST(GpuResident, SuffixSelectsRunStyle)
   EXPECT_EQ(std::string(l.lmp->force->pair_style), "lj/cut/cuda");
   l.cmds({"run 20 post no"});
   EXPECT_EQ(l.lmp->update->ntimestep, 20);
+}
+
+// ---- thermostats and momentum --------------------------------------------------------
+
+// mean of thermo temp over `blocks` runs of `every` steps (each output syncs the host)
+double mean_temp(Lmp &l, int blocks, int every)
+{
+  double t = 0;
+  for (int b = 0; b < blocks; ++b) {
+    l.cmd("run " + std::to_string(every) + " post no");
+    t += l.thermo("temp");
+  }
+  return t / blocks;
+}
+
+TEST(GpuResident, LangevinReachesTarget)
+{
+  Lmp l;
+  lj_liquid(l, true);
+  l.cmds(
+      {"velocity all scale 0.5", "fix th all langevin/cuda 1.5 1.5 0.5 48279", "run 2000 post no"});
+  const double t = mean_temp(l, 10, 100);
+  // 4000 atoms: the instantaneous T fluctuates by sqrt(2/3N) = 1.3 %; 10 nearly independent samples
+  printf("[gpu] langevin/cuda: mean T over steps 2100..3000 = %.4f (target 1.5)\n", t);
+  EXPECT_NEAR(t, 1.5, 0.03);
+}
+
+TEST(GpuResident, LangevinStreamIsReproducible)
+{
+  Lmp a, b, c;
+  for (Lmp *l : {&a, &b, &c}) lj_liquid(*l, true);
+  a.cmds({"fix th all langevin/cuda 1.0 1.0 1.0 777", "run 200 post no"});
+  b.cmds({"fix th all langevin/cuda 1.0 1.0 1.0 777", "run 200 post no"});
+  c.cmds({"fix th all langevin/cuda 1.0 1.0 1.0 778", "run 200 post no"});
+  EXPECT_EQ(a.positions(), b.positions());
+  EXPECT_GT(max_rel_diff(a.positions(), c.positions()), 1e-6);
+}
+
+TEST(GpuResident, BerendsenReachesTarget)
+{
+  Lmp cpu, dev;
+  lj_liquid(cpu, false);
+  lj_liquid(dev, true);
+  cpu.cmds({"fix th all temp/berendsen 0.8 0.8 0.1", "run 2000 post no"});
+  dev.cmds({"fix th all temp/berendsen/cuda 0.8 0.8 0.1", "run 2000 post no"});
+  const double tc = mean_temp(cpu, 5, 100), td = mean_temp(dev, 5, 100);
+  printf("[gpu] temp/berendsen/cuda: mean T %.4f (CPU fix: %.4f, target 0.8)\n", td, tc);
+  EXPECT_NEAR(td, 0.8, 0.02);
+  EXPECT_NEAR(td, tc, 0.02);
+}
+
+TEST(GpuResident, MomentumRemovesDrift)
+{
+  Lmp l;
+  lj_liquid(l, true);
+  l.cmds({"velocity all set 0.3 -0.2 0.1 sum yes units box",
+          "fix m all momentum/cuda 10 linear 1 1 1", "variable vx equal vcm(all,x)",
+          "variable vy equal vcm(all,y)", "variable vz equal vcm(all,z)",
+          "thermo_style custom step temp v_vx v_vy v_vz", "thermo 10", "run 10 post no"});
+  const double vx = l.thermo("v_vx"), vy = l.thermo("v_vy"), vz = l.thermo("v_vz");
+  printf("[gpu] momentum/cuda: vcm after removal (%.3g, %.3g, %.3g)\n", vx, vy, vz);
+  const double tol =
+      std::is_same<mesogpu::cuda::acc, float>::value ? 1e-6 : 1e-12;    // v in acc precision
+  EXPECT_NEAR(vx, 0.0, tol);
+  EXPECT_NEAR(vy, 0.0, tol);
+  EXPECT_NEAR(vz, 0.0, tol);
 }
 
 // ---- errors ---------------------------------------------------------------------------

@@ -57,11 +57,12 @@ TEST(CudaStyles, Registered)
 {
   Lmp l;
   LAMMPS_NS::Info info(l.lmp);
-  for (const char *p : {"lj/cut/cuda", "table/r2/cuda"})
+  for (const char *p : {"lj/cut/cuda", "table/r2/cuda", "gauss/cuda", "harmonic/cut/cuda"})
     EXPECT_TRUE(info.has_style("pair", p)) << p;
   EXPECT_TRUE(info.has_style("bond", "harmonic/cuda"));
   EXPECT_TRUE(info.has_style("bond", "fene/cuda"));
-  EXPECT_TRUE(info.has_style("fix", "nve/cuda"));
+  for (const char *f : {"nve/cuda", "langevin/cuda", "temp/berendsen/cuda", "momentum/cuda"})
+    EXPECT_TRUE(info.has_style("fix", f)) << f;
 }
 
 TEST(CudaStyles, SuffixSwapsDefaultRunStyle)
