@@ -15,20 +15,23 @@ NT="${BENCH_THREADS:-$(nproc --all)}"    # --all: plain nproc obeys OMP_NUM_THRE
 mkdir -p "$OUT"
 cd "$OUT"
 
-# name x y z  steps(mesogpu) steps(gpu) steps(omp)
+DATA_CHAIN="${BENCH_DATA_CHAIN:-$HERE/data.chain}"    # LAMMPS's bench/data.chain
+# name | input | input variables | steps: mesogpu gpu omp
 SYSTEMS=(
-  "lj-32k 1 1 1 5000 2000 500"
-  "lj-256k 2 2 2 2000 1000 100"
-  "lj-2048k 4 4 4 500 200 20"
+  "lj-32k|in.lj|-var x 1 -var y 1 -var z 1|5000|2000|500"
+  "lj-256k|in.lj|-var x 2 -var y 2 -var z 2|2000|1000|100"
+  "lj-2048k|in.lj|-var x 4 -var y 4 -var z 4|500|200|20"
+  "kg-1024k|in.chain|-var x 4 -var y 4 -var z 2 -var datafile $DATA_CHAIN|500|100|20"
+  "dpd-1000k|in.dpd|-var n 1000000|500|100|10"
 )
-[ -n "$QUICK" ] && SYSTEMS=("lj-32k 1 1 1 1000 500 100")
+[ -n "$QUICK" ] && SYSTEMS=("lj-32k|in.lj|-var x 1 -var y 1 -var z 1|1000|500|100")
 
-run_one() {    # label engine-args... ; prints "steps atoms seconds"
-  local log="$1"; shift
-  OMP_NUM_THREADS="$NT" "$LMP" -in "$HERE/in.lj" -log "$log" -screen none "$@" >/dev/null 2>&1
+run_one() {    # log input engine-args... ; prints "steps atoms seconds" of the last run
+  local log="$1" input="$2"; shift 2
+  OMP_NUM_THREADS="$NT" "$LMP" -in "$HERE/$input" -log "$log" -screen none "$@" >/dev/null 2>&1
   local rc=$?
   local line
-  line=$(grep -m1 "^Loop time of" "$log" 2>/dev/null)
+  line=$(grep "^Loop time of" "$log" 2>/dev/null | tail -1)
   if [ $rc -ne 0 ] || [ -z "$line" ]; then echo "FAILED"; return; fi
   # Loop time of T on P procs for N steps with A atoms
   echo "$line" | awk '{print $9, $12, $4}'
@@ -36,7 +39,8 @@ run_one() {    # label engine-args... ; prints "steps atoms seconds"
 
 printf "%-10s %10s %-16s %8s %10s %14s %9s\n" system atoms engine steps steps/s atom-steps/s vs-mesogpu
 for s in "${SYSTEMS[@]}"; do
-  read -r name x y z sm sg so <<<"$s"
+  IFS='|' read -r name input vars sm sg so <<<"$s"
+  read -r -a vararr <<<"$vars"
   declare -A rate=()
   for engine in mesogpu gpu omp; do
     case $engine in
@@ -44,7 +48,7 @@ for s in "${SYSTEMS[@]}"; do
       gpu) args=(-sf gpu -pk gpu 1 -var steps "$sg") ;;
       omp) args=(-sf omp -pk omp "$NT" -var steps "$so") ;;
     esac
-    res=$(run_one "log.$name.$engine" -var x "$x" -var y "$y" -var z "$z" "${args[@]}")
+    res=$(run_one "log.$name.$engine" "$input" "${vararr[@]}" "${args[@]}")
     if [ "$res" = FAILED ]; then
       printf "%-10s %10s %-16s %s (see log.%s.%s)\n" "$name" - "$engine" FAILED "$name" "$engine"
       continue

@@ -8,6 +8,7 @@
 
 #include "physics/bond_fene.h"
 #include "physics/bond_harmonic.h"
+#include "physics/pair_dpd.h"
 #include "physics/pair_gauss.h"
 #include "physics/pair_harmonic_cut.h"
 #include "physics/pair_lj_cut.h"
@@ -279,10 +280,6 @@ namespace cuda {
       }
     };
 
-    struct Special4 {
-      real w[4];    // special_lj[0..3], w[0] = 1
-    };
-
     struct PairGaussDev {
       const physics::GaussParams<real> *p;
       const real *cutsq;
@@ -299,6 +296,77 @@ namespace cuda {
         return physics::EvaluatorHarmonicCut<real>(rsq, p[ti * ntp1 + tj]).evaluate(fpair, e);
       }
     };
+
+    struct Special4 {
+      real w[4];    // special_lj[0..3], w[0] = 1
+    };
+
+    struct PerAtomEV {
+      acc *e, *v0, *v1, *v2, *v3, *v4, *v5;
+    };
+
+    // DPD needs velocities and a random number per pair and step: its own kernel, still one
+    // thread per atom over the full list; the pair's two threads draw the same number
+    template <bool EV>
+    __global__ void dpd_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
+                                      const int *nbr, const physics::DPDParams<real> *params,
+                                      const real *cutsq, int ntp1, Special4 special_lj,
+                                      Special4 special_sqrt, const acc *v0, const acc *v1,
+                                      const acc *v2, const int *tag, uint32_t seed, uint32_t step,
+                                      real dtinvsqrt, acc *f0, acc *f1, acc *f2, PerAtomEV ev)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const PosType<real> pi = pos[i];
+      const real vix = v0[i], viy = v1[i], viz = v2[i];
+      const uint32_t tagi = tag[i];
+      acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      const int m = nnbr[i];
+      for (int k = 0; k < m; ++k) {
+        int j = nbr[k * n + i];
+        const int which = (j >> SBBITS) & 3;
+        j &= NEIGHMASK;
+        const PosType<real> pj = pos[j];
+        const real dx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
+        const real dy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
+        const real dz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
+        const real rsq = dx * dx + dy * dy + dz * dz;
+        const int ij = pi.type * ntp1 + pj.type;
+        if (rsq >= cutsq[ij]) continue;
+        const real dot =
+            dx * (vix - real(v0[j])) + dy * (viy - real(v1[j])) + dz * (viz - real(v2[j]));
+        const real xi = static_cast<real>(
+            physics::dpd_gaussian(seed, tagi, static_cast<uint32_t>(tag[j]), step));
+        real fpair, en;
+        if (!physics::dpd_pair<real>(rsq, dot, xi, dtinvsqrt, special_lj.w[which],
+                                     special_sqrt.w[which], params[ij], fpair, en))
+          continue;
+        fx += dx * fpair;
+        fy += dy * fpair;
+        fz += dz * fpair;
+        if (EV) {
+          e += acc(0.5) * en;
+          v[0] += acc(0.5) * dx * dx * fpair;
+          v[1] += acc(0.5) * dy * dy * fpair;
+          v[2] += acc(0.5) * dz * dz * fpair;
+          v[3] += acc(0.5) * dx * dy * fpair;
+          v[4] += acc(0.5) * dx * dz * fpair;
+          v[5] += acc(0.5) * dy * dz * fpair;
+        }
+      }
+      f0[i] = fx;
+      f1[i] = fy;
+      f2[i] = fz;
+      if (EV) {
+        ev.e[i] = e;
+        ev.v0[i] = v[0];
+        ev.v1[i] = v[1];
+        ev.v2[i] = v[2];
+        ev.v3[i] = v[3];
+        ev.v4[i] = v[4];
+        ev.v5[i] = v[5];
+      }
+    }
 
     // ---- thermostats ---------------------------------------------------------------------
     // the arithmetic of LAMMPS FixLangevin::post_force (no bias, no tally, per-type mass)
@@ -370,10 +438,6 @@ namespace cuda {
       if (dims.y) v1[i] -= sums[2] * inv_mass;
       if (dims.z) v2[i] -= sums[3] * inv_mass;
     }
-
-    struct PerAtomEV {
-      acc *e, *v0, *v1, *v2, *v3, *v4, *v5;
-    };
 
     struct ErrorRecord {
       int bits;
@@ -582,10 +646,15 @@ namespace cuda {
     int *status_host = nullptr;    // pinned
 
     // force field
-    enum class PairKind { none, lj, table, gauss, harmonic_cut } pair_kind = PairKind::none;
+    enum class PairKind { none, lj, table, gauss, harmonic_cut, dpd } pair_kind = PairKind::none;
     enum class BondKind { none, harmonic, fene } bond_kind = BondKind::none;
     DeviceArray<physics::LJCutParams<real>> lj;
     DeviceArray<physics::GaussParams<real>> gauss;
+    DeviceArray<physics::DPDParams<real>> dpd;
+    double dpd_special_sqrt[4] = {1, 1, 1, 1};
+    unsigned dpd_seed = 0;
+    long long step = 0;
+    double dt = 0.0;
     DeviceArray<physics::HarmonicCutParams<real>> harmonic_cut;
     DeviceArray<double> gfactor1, gfactor2, mv_sum, t_current;
     DeviceArray<physics::TableR2View<real>> table_view;
@@ -930,6 +999,30 @@ namespace cuda {
     s.pair_kind = Impl::PairKind::harmonic_cut;
   }
 
+  void Engine::set_pair_dpd(const HostDPD &p)
+  {
+    Impl &s = *impl;
+    const int np = s.ntp1() * s.ntp1();
+    std::vector<physics::DPDParams<real>> h(np);
+    std::vector<real> c(np);
+    for (int k = 0; k < np; ++k) {
+      h[k] = {static_cast<real>(p.a0[k]), static_cast<real>(p.gamma[k]),
+              static_cast<real>(p.sigma[k]), static_cast<real>(p.cut[k])};
+      c[k] = static_cast<real>(p.cutsq[k]);
+    }
+    s.dpd.upload(h);
+    s.pair_cutsq.upload(c);
+    for (int k = 0; k < 4; ++k) s.dpd_special_sqrt[k] = p.special_sqrt[k];
+    s.dpd_seed = p.seed;
+    s.pair_kind = Impl::PairKind::dpd;
+  }
+
+  void Engine::set_step(long long step, double dt)
+  {
+    impl->step = step;
+    impl->dt = dt;
+  }
+
   void Engine::set_bond_harmonic(const HostBondHarmonic &p)
   {
     std::vector<physics::BondHarmonicParams<real>> h(p.k.size());
@@ -990,6 +1083,19 @@ namespace cuda {
       case Impl::PairKind::harmonic_cut:
         pair_launch(PairHarmonicCutDev{s.harmonic_cut.get(), s.pair_cutsq.get()});
         break;
+      case Impl::PairKind::dpd: {
+        Special4 ssq;
+        for (int k = 0; k < 4; ++k) ssq.w[k] = static_cast<real>(s.dpd_special_sqrt[k]);
+        if (s.dt <= 0.0) throw std::runtime_error("pair dpd/cuda needs a timestep > 0");
+        const real dtinvsqrt = static_cast<real>(1.0 / std::sqrt(s.dt));
+        auto kernel = ev ? dpd_forces_kernel<true> : dpd_forces_kernel<false>;
+        kernel<<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), s.dpd.get(),
+                              s.pair_cutsq.get(), s.ntp1(), slj, ssq, s.v[0].get(), s.v[1].get(),
+                              s.v[2].get(), s.tag.get(), s.dpd_seed, static_cast<uint32_t>(s.step),
+                              dtinvsqrt, s.f[0].get(), s.f[1].get(), s.f[2].get(), evp);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+        break;
+      }
       case Impl::PairKind::none:
         for (int d = 0; d < 3; ++d) s.f[d].zero();
         if (ev)

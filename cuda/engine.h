@@ -39,6 +39,11 @@ namespace cuda {
   struct HostHarmonicCut {
     std::vector<double> k, cut, cutsq;
   };
+  struct HostDPD {
+    std::vector<double> a0, gamma, sigma, cut, cutsq;
+    double special_sqrt[4] = {1, 1, 1, 1};
+    unsigned seed = 0;
+  };
   struct HostBondHarmonic {
     std::vector<double> k, r0;    // per bond type, index 0 unused
   };
@@ -98,6 +103,9 @@ namespace cuda {
     void set_pair_table_r2(const HostTableR2 &p);
     void set_pair_gauss(const HostGauss &p);
     void set_pair_harmonic_cut(const HostHarmonicCut &p);
+    void set_pair_dpd(const HostDPD &p);
+    // the timestep and dt that step-dependent forces (DPD noise) use
+    void set_step(long long step, double dt);
     void set_bond_harmonic(const HostBondHarmonic &p);
     void set_bond_fene(const HostBondFENE &p);
     // f = pair + bond forces; with energy_virial, per-atom energies and virials too

@@ -6,6 +6,7 @@
 #ifndef MESOGPU_CUDA_STYLES_H
 #define MESOGPU_CUDA_STYLES_H
 
+#include "DPD-BASIC/pair_dpd.h"
 #include "EXTRA-PAIR/pair_gauss.h"
 #include "EXTRA-PAIR/pair_harmonic_cut.h"
 #include "MOLECULE/bond_fene.h"
@@ -43,6 +44,14 @@ class PairGaussCuda : public PairGauss, public DevicePair {
 class PairHarmonicCutCuda : public PairHarmonicCut, public DevicePair {
  public:
   PairHarmonicCutCuda(class LAMMPS *lmp) : PairHarmonicCut(lmp) {}
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+};
+
+// pair dpd with a counter-based random number per pair and step (shared by the pair's
+// two atoms): the noise differs from the CPU style's, its statistics do not
+class PairDPDCuda : public PairDPD, public DevicePair {
+ public:
+  PairDPDCuda(class LAMMPS *lmp) : PairDPD(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 

@@ -35,6 +35,10 @@ Pair *table_r2_cuda_creator(LAMMPS *lmp)
 {
   return new PairTableR2Cuda(lmp);
 }
+Pair *dpd_cuda_creator(LAMMPS *lmp)
+{
+  return new PairDPDCuda(lmp);
+}
 Pair *gauss_cuda_creator(LAMMPS *lmp)
 {
   return new PairGaussCuda(lmp);
@@ -114,6 +118,8 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
       (void *) &bond_harmonic_cuda_creator, nullptr);
   reg("bond", "fene/cuda", "mesogpu: bond fene resident on the GPU",
       (void *) &bond_fene_cuda_creator, nullptr);
+  reg("pair", "dpd/cuda", "mesogpu: dpd resident on the GPU (Philox noise per pair and step)",
+      (void *) &dpd_cuda_creator, nullptr);
   reg("pair", "gauss/cuda", "mesogpu: gauss resident on the GPU", (void *) &gauss_cuda_creator,
       nullptr);
   reg("pair", "harmonic/cut/cuda", "mesogpu: harmonic/cut resident on the GPU",

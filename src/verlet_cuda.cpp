@@ -65,11 +65,12 @@ void VerletCuda::check_styles()
                atom->atom_style);
 
   if (force->pair && !dynamic_cast<DevicePair *>(force->pair))
-    error->all(FLERR,
-               "run_style verlet/cuda: pair style {} has no device part (device pair styles: "
-               "lj/cut/cuda, table/r2/cuda, gauss/cuda, harmonic/cut/cuda; run with -sf cuda to "
-               "pick them)",
-               force->pair_style);
+    error->all(
+        FLERR,
+        "run_style verlet/cuda: pair style {} has no device part (device pair styles: "
+        "lj/cut/cuda, table/r2/cuda, gauss/cuda, harmonic/cut/cuda, dpd/cuda; run with -sf cuda to "
+        "pick them)",
+        force->pair_style);
   if (force->bond && !dynamic_cast<DeviceBond *>(force->bond))
     error->all(FLERR,
                "run_style verlet/cuda: bond style {} has no device part (device bond styles: "
@@ -316,6 +317,7 @@ void VerletCuda::run(int n)
         neighbor->ago++;
       }
 
+      engine->set_step(ntimestep, update->dt);
       engine->compute_forces(eflag || vflag);
 
       for (auto *f : fix_post_force) f->device_post_force(*engine);

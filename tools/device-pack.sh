@@ -35,6 +35,8 @@ cp "$BIN/lmp" "$PACK/lammps/"
 cp "$BUILD/plugin/mesogpuplugin.so" "$PACK/plugin/"
 cp "$BUILD/unittest/test_gpu_table_r2" "$BUILD/unittest/test_gpu_resident" "$PACK/bin/"
 nvcc -O2 -arch=sm_90 -o "$PACK/bin/bandwidth" "$ROOT/bench/bandwidth.cu"
+mkdir -p "$PACK/bench"
+cp "$SRC/bench/data.chain" "$PACK/bench/"    # LAMMPS's Kremer-Grest melt for bench/in.chain
 # libraries Debian has and the GPU machine's image may lack
 for lib in libgomp.so.1; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$PACK/lammps/"; done
 strip --strip-unneeded "$PACK/lammps/liblammps.so.0" "$PACK"/plugin*/mesogpuplugin.so "$PACK/bin/"* 2>/dev/null || true

@@ -15,6 +15,7 @@ export LAMMPS_PLUGIN_PATH="$D/plugin"
 export MESOGPU_SOURCE_DIR="$ROOT" MESOGPU_POTENTIALS="$ROOT/potentials"
 export MESOGPU_TEST_INPUTS="$ROOT/unittest/force-styles/inputs"
 export OMP_NUM_THREADS=1
+export BENCH_DATA_CHAIN="$D/bench/data.chain"
 # at most 8 files come back: a summary, the test logs, and the bench logs as one tarball
 exec > >(tee "$OUT/summary.txt") 2>&1
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv
