@@ -1086,8 +1086,8 @@ namespace cuda {
       case Impl::PairKind::dpd: {
         Special4 ssq;
         for (int k = 0; k < 4; ++k) ssq.w[k] = static_cast<real>(s.dpd_special_sqrt[k]);
-        if (s.dt <= 0.0) throw std::runtime_error("pair dpd/cuda needs a timestep > 0");
-        const real dtinvsqrt = static_cast<real>(1.0 / std::sqrt(s.dt));
+        // a step of length 0 (used to evaluate forces in place) carries no noise
+        const real dtinvsqrt = s.dt > 0.0 ? static_cast<real>(1.0 / std::sqrt(s.dt)) : real(0);
         auto kernel = ev ? dpd_forces_kernel<true> : dpd_forces_kernel<false>;
         kernel<<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), s.dpd.get(),
                               s.pair_cutsq.get(), s.ntp1(), slj, ssq, s.v[0].get(), s.v[1].get(),
