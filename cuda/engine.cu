@@ -6,7 +6,9 @@
 #include "mesogpu_cuda.h"
 #include "precision.h"
 
+#include "physics/angle.h"
 #include "physics/bond_fene.h"
+#include "physics/dihedral.h"
 #include "physics/bond_harmonic.h"
 #include "physics/pair_dpd.h"
 #include "physics/pair_gauss.h"
@@ -18,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 namespace mesogpu {
 namespace cuda {
@@ -573,6 +576,116 @@ namespace cuda {
       }
     }
 
+    // angles: one thread per atom over the angles it takes part in; the thread evaluates
+    // the whole angle and keeps its own atom's force, a third of the energy and virial
+    template <physics::AngleKind Kind, bool EV>
+    __global__ void angle_forces_kernel(int n, const PosType<real> *pos, BoxD box,
+                                        const int *nangle, const int4 *angle,
+                                        const physics::AngleParams<real> *params, acc *f0, acc *f1,
+                                        acc *f2, PerAtomEV ev)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      const int m = nangle[i];
+      for (int k = 0; k < m; ++k) {
+        const int4 a = angle[k * n + i];    // atoms x, y, z; type w
+        const PosType<real> p1 = pos[a.x], p2 = pos[a.y], p3 = pos[a.z];
+        const real d1[3] = {min_image(p1.x - p2.x, box.prd_r[0], box.inv_prd_r[0]),
+                            min_image(p1.y - p2.y, box.prd_r[1], box.inv_prd_r[1]),
+                            min_image(p1.z - p2.z, box.prd_r[2], box.inv_prd_r[2])};
+        const real d2[3] = {min_image(p3.x - p2.x, box.prd_r[0], box.inv_prd_r[0]),
+                            min_image(p3.y - p2.y, box.prd_r[1], box.inv_prd_r[1]),
+                            min_image(p3.z - p2.z, box.prd_r[2], box.inv_prd_r[2])};
+        real fa[3], fc[3], en;
+        physics::angle_force<Kind, real>(d1, d2, params[a.w], fa, fc, en);
+        real mine[3];
+        for (int d = 0; d < 3; ++d)
+          mine[d] = (i == a.x) ? fa[d] : (i == a.z) ? fc[d] : -fa[d] - fc[d];
+        fx += mine[0];
+        fy += mine[1];
+        fz += mine[2];
+        if (EV) {
+          const acc third = acc(1) / acc(3);
+          e += third * en;
+          v[0] += third * (d1[0] * fa[0] + d2[0] * fc[0]);
+          v[1] += third * (d1[1] * fa[1] + d2[1] * fc[1]);
+          v[2] += third * (d1[2] * fa[2] + d2[2] * fc[2]);
+          v[3] += third * (d1[0] * fa[1] + d2[0] * fc[1]);
+          v[4] += third * (d1[0] * fa[2] + d2[0] * fc[2]);
+          v[5] += third * (d1[1] * fa[2] + d2[1] * fc[2]);
+        }
+      }
+      f0[i] += fx;
+      f1[i] += fy;
+      f2[i] += fz;
+      if (EV) {
+        ev.e[i] = e;
+        ev.v0[i] = v[0];
+        ev.v1[i] = v[1];
+        ev.v2[i] = v[2];
+        ev.v3[i] = v[3];
+        ev.v4[i] = v[4];
+        ev.v5[i] = v[5];
+      }
+    }
+
+    // dihedrals the same way: a quarter of the energy and virial per atom
+    template <bool EV>
+    __global__ void dihedral_forces_kernel(int n, const PosType<real> *pos, BoxD box,
+                                           const int *ndihedral, const int4 *atoms,
+                                           const int *dtype,
+                                           const physics::DihedralParams<real> *params, acc *f0,
+                                           acc *f1, acc *f2, PerAtomEV ev)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      const int m = ndihedral[i];
+      for (int k = 0; k < m; ++k) {
+        const int4 a = atoms[k * n + i];
+        const int t = dtype[k * n + i];
+        const PosType<real> p1 = pos[a.x], p2 = pos[a.y], p3 = pos[a.z], p4 = pos[a.w];
+        const real vb1[3] = {min_image(p1.x - p2.x, box.prd_r[0], box.inv_prd_r[0]),
+                             min_image(p1.y - p2.y, box.prd_r[1], box.inv_prd_r[1]),
+                             min_image(p1.z - p2.z, box.prd_r[2], box.inv_prd_r[2])};
+        const real vb2[3] = {min_image(p3.x - p2.x, box.prd_r[0], box.inv_prd_r[0]),
+                             min_image(p3.y - p2.y, box.prd_r[1], box.inv_prd_r[1]),
+                             min_image(p3.z - p2.z, box.prd_r[2], box.inv_prd_r[2])};
+        const real vb3[3] = {min_image(p4.x - p3.x, box.prd_r[0], box.inv_prd_r[0]),
+                             min_image(p4.y - p3.y, box.prd_r[1], box.inv_prd_r[1]),
+                             min_image(p4.z - p3.z, box.prd_r[2], box.inv_prd_r[2])};
+        real g1[3], g2[3], g3[3], g4[3], en;
+        physics::dihedral_force<real>(vb1, vb2, vb3, params[t], g1, g2, g3, g4, en);
+        const real *mine = (i == a.x) ? g1 : (i == a.y) ? g2 : (i == a.z) ? g3 : g4;
+        fx += mine[0];
+        fy += mine[1];
+        fz += mine[2];
+        if (EV) {
+          const acc quarter = acc(0.25);
+          e += quarter * en;
+          v[0] += quarter * (vb1[0] * g1[0] + vb2[0] * g3[0] + (vb3[0] + vb2[0]) * g4[0]);
+          v[1] += quarter * (vb1[1] * g1[1] + vb2[1] * g3[1] + (vb3[1] + vb2[1]) * g4[1]);
+          v[2] += quarter * (vb1[2] * g1[2] + vb2[2] * g3[2] + (vb3[2] + vb2[2]) * g4[2]);
+          v[3] += quarter * (vb1[0] * g1[1] + vb2[0] * g3[1] + (vb3[0] + vb2[0]) * g4[1]);
+          v[4] += quarter * (vb1[0] * g1[2] + vb2[0] * g3[2] + (vb3[0] + vb2[0]) * g4[2]);
+          v[5] += quarter * (vb1[1] * g1[2] + vb2[1] * g3[2] + (vb3[1] + vb2[1]) * g4[2]);
+        }
+      }
+      f0[i] += fx;
+      f1[i] += fy;
+      f2[i] += fz;
+      if (EV) {
+        ev.e[i] = e;
+        ev.v0[i] = v[0];
+        ev.v1[i] = v[1];
+        ev.v2[i] = v[2];
+        ev.v3[i] = v[3];
+        ev.v4[i] = v[4];
+        ev.v5[i] = v[5];
+      }
+    }
+
     // sums of 7 per-atom arrays (energy, 6 virial) in double
     __global__ void reduce_ev_kernel(int n, PerAtomEV ev, double *out)
     {
@@ -631,6 +744,14 @@ namespace cuda {
     // bonds
     DeviceArray<int> nbond, bond_partner, bond_type;
     int maxbond = 0;
+    // angles and dihedrals
+    DeviceArray<int> nangle, ndihedral, dihedral_type;
+    DeviceArray<int4> angle_atoms, dihedral_atoms;
+    int maxangle = 0, maxdihedral = 0;
+    int angle_kind = -1;
+    bool have_dihedral = false;
+    DeviceArray<physics::AngleParams<real>> angle_params;
+    DeviceArray<physics::DihedralParams<real>> dihedral_params;
 
     // neighbour list
     double cutneighmax = 0, skin = 0;
@@ -661,7 +782,7 @@ namespace cuda {
     DeviceArray<real> table_coeff, pair_offset, pair_cutsq;
     DeviceArray<physics::BondHarmonicParams<real>> bond_harmonic;
     DeviceArray<physics::BondFENEParams<real>> bond_fene;
-    PerAtomEVStore ev_pair, ev_bond;
+    PerAtomEVStore ev_pair, ev_bond, ev_angle, ev_dihedral;
     bool ev_valid = false;
     DeviceArray<double> ev_sum;
     DeviceArray<ErrorRecord> err;
@@ -688,7 +809,7 @@ namespace cuda {
       throw std::runtime_error("mesogpu: no CUDA device is visible to this process");
     MESOGPU_CUDA_CALL(cudaHostAlloc(&impl->status_host, 4 * sizeof(int), cudaHostAllocDefault));
     impl->status.resize(4);
-    impl->ev_sum.resize(16);
+    impl->ev_sum.resize(28);
     impl->err.resize(1);
     MESOGPU_CUDA_CALL(cudaMemset(impl->err.get(), 0, sizeof(ErrorRecord)));
   }
@@ -743,6 +864,13 @@ namespace cuda {
     s.pos.upload(p);
     s.ev_pair.resize(n);
     s.ev_bond.resize(n);
+    s.ev_angle.resize(n);
+    s.ev_dihedral.resize(n);
+    s.maxangle = s.maxdihedral = 0;
+    s.nangle.resize(n);
+    s.nangle.zero();
+    s.ndihedral.resize(n);
+    s.ndihedral.zero();
     s.nnbr.resize(n);
     s.cell_of.resize(n);
     s.nbond.resize(n);
@@ -811,6 +939,57 @@ namespace cuda {
       }
     s.bond_partner.upload(p);
     s.bond_type.upload(t);
+  }
+  void Engine::upload_angles(const int *nangle, const int *atoms3, const int *type, int maxangle)
+  {
+    Impl &s = *impl;
+    s.maxangle = maxangle;
+    s.nangle.upload(nangle, s.n);
+    std::vector<int4> a((size_t) maxangle * s.n, make_int4(0, 0, 0, 0));
+    for (int i = 0; i < s.n; ++i)
+      for (int k = 0; k < nangle[i]; ++k) {
+        const int *q = atoms3 + 3 * ((size_t) i * maxangle + k);
+        a[(size_t) k * s.n + i] = make_int4(q[0], q[1], q[2], type[(size_t) i * maxangle + k]);
+      }
+    s.angle_atoms.upload(a);
+  }
+
+  void Engine::upload_dihedrals(const int *ndihedral, const int *atoms4, const int *type,
+                                int maxdihedral)
+  {
+    Impl &s = *impl;
+    s.maxdihedral = maxdihedral;
+    s.ndihedral.upload(ndihedral, s.n);
+    std::vector<int4> a((size_t) maxdihedral * s.n, make_int4(0, 0, 0, 0));
+    std::vector<int> t((size_t) maxdihedral * s.n, 0);
+    for (int i = 0; i < s.n; ++i)
+      for (int k = 0; k < ndihedral[i]; ++k) {
+        const int *q = atoms4 + 4 * ((size_t) i * maxdihedral + k);
+        a[(size_t) k * s.n + i] = make_int4(q[0], q[1], q[2], q[3]);
+        t[(size_t) k * s.n + i] = type[(size_t) i * maxdihedral + k];
+      }
+    s.dihedral_atoms.upload(a);
+    s.dihedral_type.upload(t);
+  }
+
+  void Engine::set_angle(const HostAngle &p)
+  {
+    std::vector<physics::AngleParams<real>> h(p.k.size());
+    for (size_t t = 0; t < p.k.size(); ++t)
+      h[t] = {static_cast<real>(p.k[t]), static_cast<real>(p.theta0[t]),
+              static_cast<real>(std::cos(p.theta0[t]))};
+    impl->angle_params.upload(h);
+    impl->angle_kind = p.kind;
+  }
+
+  void Engine::set_dihedral(const HostDihedral &p)
+  {
+    std::vector<physics::DihedralParams<real>> h(p.k.size());
+    for (size_t t = 0; t < p.k.size(); ++t)
+      h[t] = {static_cast<real>(p.k[t]), static_cast<real>(p.cos_shift[t]),
+              static_cast<real>(p.sin_shift[t]), p.multiplicity[t]};
+    impl->dihedral_params.upload(h);
+    impl->have_dihedral = true;
   }
 
   void Engine::set_neighbor(double cutneighmax, double skin, const std::vector<double> &cutneighsq,
@@ -1109,6 +1288,33 @@ namespace cuda {
     if (bonds && s.bond_kind == Impl::BondKind::fene) bond_launch(BondFENEDev{s.bond_fene.get()});
     if (!bonds && ev)
       for (auto &a : s.ev_bond.a) a.zero();
+
+    const PerAtomEV eva = s.ev_angle.view(), evd = s.ev_dihedral.view();
+    if (s.maxangle > 0 && s.angle_kind >= 0) {
+      auto angle_launch = [&](auto kind_tag) {
+        constexpr physics::AngleKind K = decltype(kind_tag)::value;
+        auto kernel = ev ? angle_forces_kernel<K, true> : angle_forces_kernel<K, false>;
+        kernel<<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nangle.get(), s.angle_atoms.get(),
+                              s.angle_params.get(), s.f[0].get(), s.f[1].get(), s.f[2].get(), eva);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+      };
+      if (s.angle_kind == static_cast<int>(physics::AngleKind::harmonic))
+        angle_launch(std::integral_constant<physics::AngleKind, physics::AngleKind::harmonic>{});
+      else
+        angle_launch(
+            std::integral_constant<physics::AngleKind, physics::AngleKind::cosine_squared>{});
+    } else if (ev) {
+      for (auto &a : s.ev_angle.a) a.zero();
+    }
+    if (s.maxdihedral > 0 && s.have_dihedral) {
+      auto kernel = ev ? dihedral_forces_kernel<true> : dihedral_forces_kernel<false>;
+      kernel<<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.ndihedral.get(), s.dihedral_atoms.get(),
+                            s.dihedral_type.get(), s.dihedral_params.get(), s.f[0].get(),
+                            s.f[1].get(), s.f[2].get(), evd);
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    } else if (ev) {
+      for (auto &a : s.ev_dihedral.a) a.zero();
+    }
     s.ev_valid = ev;
     s.st.steps++;
   }
@@ -1123,15 +1329,21 @@ namespace cuda {
     const int nb = std::min(blocks(s.n), 1024);
     reduce_ev_kernel<<<nb, BLOCK>>>(s.n, s.ev_pair.view(), s.ev_sum.get());
     reduce_ev_kernel<<<nb, BLOCK>>>(s.n, s.ev_bond.view(), s.ev_sum.get() + 7);
+    reduce_ev_kernel<<<nb, BLOCK>>>(s.n, s.ev_angle.view(), s.ev_sum.get() + 14);
+    reduce_ev_kernel<<<nb, BLOCK>>>(s.n, s.ev_dihedral.view(), s.ev_sum.get() + 21);
     MESOGPU_CUDA_LAUNCH_CHECK();
-    double h[14];
-    s.ev_sum.download(h, 14);
+    double h[28];
+    s.ev_sum.download(h, 28);
     EnergyVirial r;
     r.e_pair = h[0];
     r.e_bond = h[7];
+    r.e_angle = h[14];
+    r.e_dihedral = h[21];
     for (int k = 0; k < 6; ++k) {
       r.v_pair[k] = h[1 + k];
       r.v_bond[k] = h[8 + k];
+      r.v_angle[k] = h[15 + k];
+      r.v_dihedral[k] = h[22 + k];
     }
     return r;
   }

@@ -51,9 +51,19 @@ namespace cuda {
     std::vector<double> k, r0, epsilon, sigma;
   };
 
+  struct HostAngle {
+    int kind = 0;                     // physics::AngleKind
+    std::vector<double> k, theta0;    // per angle type (radians), index 0 unused
+  };
+  struct HostDihedral {
+    std::vector<double> k, cos_shift, sin_shift;
+    std::vector<int> multiplicity;    // per dihedral type, index 0 unused
+  };
+
   struct EnergyVirial {
-    double e_pair = 0.0, e_bond = 0.0;
+    double e_pair = 0.0, e_bond = 0.0, e_angle = 0.0, e_dihedral = 0.0;
     double v_pair[6] = {0, 0, 0, 0, 0, 0}, v_bond[6] = {0, 0, 0, 0, 0, 0};
+    double v_angle[6] = {0, 0, 0, 0, 0, 0}, v_dihedral[6] = {0, 0, 0, 0, 0, 0};
   };
 
   struct EngineStats {
@@ -88,6 +98,14 @@ namespace cuda {
 
     // bonds of atom i: partners and types, both directions, bond_partner[i*maxbond + k]
     void upload_bonds(const int *nbond, const int *partner, const int *btype, int maxbond);
+    // angles/dihedrals each atom takes part in: atoms (device indices, 3 or 4 per
+    // entry) and type, entry k of atom i at [i * max + k]; every atom of an angle
+    // lists it, and each thread keeps its own atom's force (no atomics)
+    void upload_angles(const int *nangle, const int *atoms3, const int *type, int maxangle);
+    void upload_dihedrals(const int *ndihedral, const int *atoms4, const int *type,
+                          int maxdihedral);
+    void set_angle(const HostAngle &p);
+    void set_dihedral(const HostDihedral &p);
 
     // --- neighbour list ------------------------------------------------------------
     // cutneighsq: (ntypes+1)^2 (cut + skin)^2 per type pair; cutneighmax = max cut + skin

@@ -249,3 +249,57 @@ void PairDPDCuda::device_setup(Engine &engine)
   p.seed = static_cast<unsigned>(seed);
   engine.set_pair_dpd(p);
 }
+
+/* ---------------------------------------------------------------------- */
+
+void AngleHarmonicCuda::device_setup(Engine &engine)
+{
+  mesogpu::cuda::HostAngle p;
+  p.kind = 0;    // physics::AngleKind::harmonic
+  for (int t = 0; t <= atom->nangletypes; t++) {
+    p.k.push_back(t ? k[t] : 0.0);
+    p.theta0.push_back(t ? theta0[t] : 0.0);
+  }
+  engine.set_angle(p);
+}
+
+void AngleCosineSquaredCuda::device_setup(Engine &engine)
+{
+  mesogpu::cuda::HostAngle p;
+  p.kind = 1;    // physics::AngleKind::cosine_squared
+  for (int t = 0; t <= atom->nangletypes; t++) {
+    p.k.push_back(t ? k[t] : 0.0);
+    p.theta0.push_back(t ? theta0[t] : 0.0);
+  }
+  engine.set_angle(p);
+}
+
+void DihedralHarmonicCuda::device_setup(Engine &engine)
+{
+  mesogpu::cuda::HostDihedral p;
+  for (int t = 0; t <= atom->ndihedraltypes; t++) {
+    p.k.push_back(t ? k[t] : 0.0);
+    p.cos_shift.push_back(t ? cos_shift[t] : 0.0);
+    p.sin_shift.push_back(t ? sin_shift[t] : 0.0);
+    p.multiplicity.push_back(t ? multiplicity[t] : 0);
+  }
+  engine.set_dihedral(p);
+}
+
+void DihedralCharmmCuda::device_setup(Engine &engine)
+{
+  for (int t = 1; t <= atom->ndihedraltypes; t++)
+    if (weight[t] != 0.0)
+      error->all(FLERR,
+                 "Dihedral charmm/cuda: dihedral type {} has 1-4 weight {}; the device part "
+                 "supports weight 0 only (the torsion alone)",
+                 t, weight[t]);
+  mesogpu::cuda::HostDihedral p;
+  for (int t = 0; t <= atom->ndihedraltypes; t++) {
+    p.k.push_back(t ? k[t] : 0.0);
+    p.cos_shift.push_back(t ? cos_shift[t] : 0.0);
+    p.sin_shift.push_back(t ? sin_shift[t] : 0.0);
+    p.multiplicity.push_back(t ? multiplicity[t] : 0);
+  }
+  engine.set_dihedral(p);
+}

@@ -33,6 +33,22 @@ class DeviceBond {
   virtual void device_setup(mesogpu::cuda::Engine &engine) = 0;
 };
 
+class DeviceAngle {
+ protected:
+  ~DeviceAngle() = default;    // never deleted through the interface
+
+ public:
+  virtual void device_setup(mesogpu::cuda::Engine &engine) = 0;
+};
+
+class DeviceDihedral {
+ protected:
+  ~DeviceDihedral() = default;    // never deleted through the interface
+
+ public:
+  virtual void device_setup(mesogpu::cuda::Engine &engine) = 0;
+};
+
 // fixes act at the integrate stages of the step on device data
 class DeviceFix {
  protected:

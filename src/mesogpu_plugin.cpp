@@ -59,6 +59,22 @@ Fix *fix_momentum_cuda_creator(LAMMPS *lmp, int narg, char **arg)
 {
   return new FixMomentumCuda(lmp, narg, arg);
 }
+Angle *angle_harmonic_cuda_creator(LAMMPS *lmp)
+{
+  return new AngleHarmonicCuda(lmp);
+}
+Angle *angle_cosine_squared_cuda_creator(LAMMPS *lmp)
+{
+  return new AngleCosineSquaredCuda(lmp);
+}
+Dihedral *dihedral_harmonic_cuda_creator(LAMMPS *lmp)
+{
+  return new DihedralHarmonicCuda(lmp);
+}
+Dihedral *dihedral_charmm_cuda_creator(LAMMPS *lmp)
+{
+  return new DihedralCharmmCuda(lmp);
+}
 Bond *bond_harmonic_cuda_creator(LAMMPS *lmp)
 {
   return new BondHarmonicCuda(lmp);
@@ -130,6 +146,14 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
       (void *) &fix_temp_berendsen_cuda_creator);
   reg("fix", "momentum/cuda", "mesogpu: fix momentum resident on the GPU", nullptr,
       (void *) &fix_momentum_cuda_creator);
+  reg("angle", "harmonic/cuda", "mesogpu: angle harmonic resident on the GPU",
+      (void *) &angle_harmonic_cuda_creator, nullptr);
+  reg("angle", "cosine/squared/cuda", "mesogpu: angle cosine/squared resident on the GPU",
+      (void *) &angle_cosine_squared_cuda_creator, nullptr);
+  reg("dihedral", "harmonic/cuda", "mesogpu: dihedral harmonic resident on the GPU",
+      (void *) &dihedral_harmonic_cuda_creator, nullptr);
+  reg("dihedral", "charmm/cuda", "mesogpu: dihedral charmm (torsion, weight 0) resident on the GPU",
+      (void *) &dihedral_charmm_cuda_creator, nullptr);
   reg("fix", "nve/cuda", "mesogpu: fix nve resident on the GPU", nullptr,
       (void *) &fix_nve_cuda_creator);
   reg("run", "verlet/cuda", "mesogpu: velocity Verlet with whole timesteps on the GPU", nullptr,

@@ -22,6 +22,7 @@
 #include "timer.h"
 #include "update.h"
 
+#include <array>
 #include <cstring>
 
 using namespace LAMMPS_NS;
@@ -76,12 +77,17 @@ void VerletCuda::check_styles()
                "run_style verlet/cuda: bond style {} has no device part (device bond styles: "
                "harmonic/cuda, fene/cuda)",
                force->bond_style);
-  if (force->angle)
-    error->all(FLERR, "run_style verlet/cuda: angle style {} has no device part yet",
+  if (force->angle && !dynamic_cast<DeviceAngle *>(force->angle))
+    error->all(FLERR,
+               "run_style verlet/cuda: angle style {} has no device part (device angle styles: "
+               "harmonic/cuda, cosine/squared/cuda)",
                force->angle_style);
-  if (force->dihedral)
-    error->all(FLERR, "run_style verlet/cuda: dihedral style {} has no device part yet",
-               force->dihedral_style);
+  if (force->dihedral && !dynamic_cast<DeviceDihedral *>(force->dihedral))
+    error->all(
+        FLERR,
+        "run_style verlet/cuda: dihedral style {} has no device part (device dihedral styles: "
+        "harmonic/cuda, charmm/cuda)",
+        force->dihedral_style);
   if (force->improper)
     error->all(FLERR, "run_style verlet/cuda: improper style {} has no device part yet",
                force->improper_style);
@@ -211,6 +217,65 @@ void VerletCuda::upload()
       dynamic_cast<DeviceBond *>(force->bond)->device_setup(*engine);
     }
 
+    // angles and dihedrals: every atom of each one lists it (stored once per angle with
+    // newton_bond, on each of its atoms without)
+    auto upload_topology = [&](int nper, auto count_of_i, auto atoms_of, auto type_of,
+                               auto upload) {
+      std::vector<std::vector<std::array<int, 5>>> list(n);
+      for (int i = 0; i < n; i++)
+        for (int k = 0; k < count_of_i(i); k++) {
+          const int type = type_of(i, k);
+          if (type <= 0) continue;
+          std::array<int, 5> e{};
+          for (int a = 0; a < nper; a++) e[a] = index_of(atoms_of(i, k, a), "angle or dihedral", i);
+          e[4] = type;
+          if (force->newton_bond)
+            for (int a = 0; a < nper; a++) list[e[a]].push_back(e);
+          else
+            list[i].push_back(e);
+        }
+      int maxn = 0;
+      for (auto &l : list) maxn = MAX(maxn, (int) l.size());
+      std::vector<int> cnt(n), atoms((size_t) n * maxn * nper, 0), types((size_t) n * maxn, 0);
+      for (int i = 0; i < n; i++) {
+        cnt[i] = list[i].size();
+        for (int k = 0; k < cnt[i]; k++) {
+          for (int a = 0; a < nper; a++) atoms[((size_t) i * maxn + k) * nper + a] = list[i][k][a];
+          types[(size_t) i * maxn + k] = list[i][k][4];
+        }
+      }
+      upload(cnt.data(), atoms.data(), types.data(), maxn);
+    };
+    if (force->angle && atom->nangles > 0) {
+      upload_topology(
+          3, [&](int i) { return atom->num_angle[i]; },
+          [&](int i, int k, int a) {
+            return a == 0   ? atom->angle_atom1[i][k]
+                   : a == 1 ? atom->angle_atom2[i][k]
+                            : atom->angle_atom3[i][k];
+          },
+          [&](int i, int k) { return atom->angle_type[i][k]; },
+          [&](const int *c, const int *at, const int *t, int m) {
+            engine->upload_angles(c, at, t, m);
+          });
+      dynamic_cast<DeviceAngle *>(force->angle)->device_setup(*engine);
+    }
+    if (force->dihedral && atom->ndihedrals > 0) {
+      upload_topology(
+          4, [&](int i) { return atom->num_dihedral[i]; },
+          [&](int i, int k, int a) {
+            return a == 0   ? atom->dihedral_atom1[i][k]
+                   : a == 1 ? atom->dihedral_atom2[i][k]
+                   : a == 2 ? atom->dihedral_atom3[i][k]
+                            : atom->dihedral_atom4[i][k];
+          },
+          [&](int i, int k) { return atom->dihedral_type[i][k]; },
+          [&](const int *c, const int *at, const int *t, int m) {
+            engine->upload_dihedrals(c, at, t, m);
+          });
+      dynamic_cast<DeviceDihedral *>(force->dihedral)->device_setup(*engine);
+    }
+
     std::vector<double> cutneighsq((ntypes + 1) * (ntypes + 1), 0.0);
     for (int i = 1; i <= ntypes; i++)
       for (int j = 1; j <= ntypes; j++)
@@ -274,6 +339,14 @@ void VerletCuda::sync_to_host(bool energy_virial)
       if (force->bond) {
         force->bond->energy = ev.e_bond;
         for (int k = 0; k < 6; k++) force->bond->virial[k] = ev.v_bond[k];
+      }
+      if (force->angle) {
+        force->angle->energy = ev.e_angle;
+        for (int k = 0; k < 6; k++) force->angle->virial[k] = ev.v_angle[k];
+      }
+      if (force->dihedral) {
+        force->dihedral->energy = ev.e_dihedral;
+        for (int k = 0; k < 6; k++) force->dihedral->virial[k] = ev.v_dihedral[k];
       }
     }
   } catch (std::runtime_error &e) {

@@ -231,8 +231,7 @@ void compare_forces(void (*setup)(Lmp &, bool), const char *label, bool zero_dt 
   const double pe_cpu = cpu.thermo("pe"), p_cpu = cpu.thermo("press");
 
   if (zero_dt) dev.cmd("timestep 0.0");
-  dev.cmds({ "thermo_style custom step pe press ebond epair", "thermo 1",
-            "run 1 post no"});
+  dev.cmds({"thermo_style custom step pe press ebond epair", "thermo 1", "run 1 post no"});
   ASSERT_EQ(std::string(dev.lmp->update->integrate_style), "verlet/cuda");
   const auto f_dev = dev.forces();
   const double pe_dev = dev.thermo("pe"), p_dev = dev.thermo("press");
@@ -305,6 +304,61 @@ TEST(GpuResident, ForcesDPDWithoutNoise)
 {
   // a zero timestep would make LAMMPS's own dpd divide by sqrt(0): keep dt, move nothing
   compare_forces([](Lmp &l, bool dev) { dpd_fluid(l, dev, 0.0, false); }, "dpd (T=0)", false);
+}
+
+// chains with angles and dihedrals, conformations randomised on the CPU first
+void angle_melt(Lmp &l, bool dev, const std::string &angle, const std::string &dihedral)
+{
+  l.cmds({"units lj",
+          "atom_style molecular",
+          "atom_modify map array sort 0 0",
+          "region box block 0 12 0 12 0 12",
+          "create_box 1 box bond/types 1 angle/types 1 dihedral/types 1 extra/bond/per/atom 2 "
+          "extra/angle/per/atom 3 extra/dihedral/per/atom 4 extra/special/per/atom 8",
+          "molecule chain " + source_dir() + "/unittest/gpu/chain_adt.mol",
+          "create_atoms 0 random 60 777 NULL mol chain 888 overlap 0.3 maxtry 100",
+          "mass 1 1.0",
+          "pair_style table/r2 1000",
+          "pair_coeff 1 1 " + potentials_dir() + "/gauss_soft.table GAUSS_SOFT",
+          "bond_style harmonic",
+          "bond_coeff 1 20.0 0.9",
+          "angle_style " + angle,
+          angle == "harmonic" ? "angle_coeff 1 5.0 110.0" : "angle_coeff 1 5.0 115.0",
+          "dihedral_style " + dihedral,
+          dihedral == "harmonic" ? "dihedral_coeff 1 0.8 -1 3" : "dihedral_coeff 1 0.6 3 0 0.0",
+          "special_bonds lj 0.0 0.0 0.5",
+          "neighbor 0.4 bin",
+          "comm_modify cutoff 3.0",
+          "velocity all create 1.0 31 loop geom",
+          "timestep 0.005",
+          "fix th all langevin 1.0 1.0 1.0 99",
+          "fix 1 all nve",
+          "thermo 0",
+          "run 500",
+          "unfix th",
+          "unfix 1",
+          "pair_style " + S(dev, "table/r2") + " 1000",
+          "pair_coeff 1 1 " + potentials_dir() + "/gauss_soft.table GAUSS_SOFT",
+          "bond_style " + S(dev, "harmonic"),
+          "bond_coeff 1 20.0 0.9",
+          "angle_style " + S(dev, angle),
+          angle == "harmonic" ? "angle_coeff 1 5.0 110.0" : "angle_coeff 1 5.0 115.0",
+          "dihedral_style " + S(dev, dihedral),
+          dihedral == "harmonic" ? "dihedral_coeff 1 0.8 -1 3" : "dihedral_coeff 1 0.6 3 0 0.0",
+          "fix 1 all " + S(dev, "nve"),
+          "run_style " + S(dev, "verlet")});
+}
+
+TEST(GpuResident, ForcesAngleHarmonicDihedralCharmm)
+{
+  compare_forces([](Lmp &l, bool dev) { angle_melt(l, dev, "harmonic", "charmm"); },
+                 "ang+dih charmm");
+}
+
+TEST(GpuResident, ForcesAngleCosSqDihedralHarmonic)
+{
+  compare_forces([](Lmp &l, bool dev) { angle_melt(l, dev, "cosine/squared", "harmonic"); },
+                 "cos2+dih harm");
 }
 
 // ---- trajectories ---------------------------------------------------------------------
