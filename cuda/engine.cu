@@ -306,7 +306,29 @@ namespace cuda {
 
     struct PerAtomEV {
       acc *e, *v0, *v1, *v2, *v3, *v4, *v5;
+      __device__ void store(int i, acc energy, const acc v[6]) const
+      {
+        e[i] = energy;
+        v0[i] = v[0];
+        v1[i] = v[1];
+        v2[i] = v[2];
+        v3[i] = v[3];
+        v4[i] = v[4];
+        v5[i] = v[5];
+      }
     };
+
+    // each pair is seen from both atoms: half of d (x) d F/r per atom
+    __device__ __forceinline__ void add_half_pair_virial(acc v[6], real dx, real dy, real dz,
+                                                         real fdivr)
+    {
+      v[0] += acc(0.5) * dx * dx * fdivr;
+      v[1] += acc(0.5) * dy * dy * fdivr;
+      v[2] += acc(0.5) * dz * dz * fdivr;
+      v[3] += acc(0.5) * dx * dy * fdivr;
+      v[4] += acc(0.5) * dx * dz * fdivr;
+      v[5] += acc(0.5) * dy * dz * fdivr;
+    }
 
     // DPD needs velocities and a random number per pair and step: its own kernel, still one
     // thread per atom over the full list; the pair's two threads draw the same number
@@ -349,26 +371,13 @@ namespace cuda {
         fz += dz * fpair;
         if (EV) {
           e += acc(0.5) * en;
-          v[0] += acc(0.5) * dx * dx * fpair;
-          v[1] += acc(0.5) * dy * dy * fpair;
-          v[2] += acc(0.5) * dz * dz * fpair;
-          v[3] += acc(0.5) * dx * dy * fpair;
-          v[4] += acc(0.5) * dx * dz * fpair;
-          v[5] += acc(0.5) * dy * dz * fpair;
+          add_half_pair_virial(v, dx, dy, dz, fpair);
         }
       }
       f0[i] = fx;
       f1[i] = fy;
       f2[i] = fz;
-      if (EV) {
-        ev.e[i] = e;
-        ev.v0[i] = v[0];
-        ev.v1[i] = v[1];
-        ev.v2[i] = v[2];
-        ev.v3[i] = v[3];
-        ev.v4[i] = v[4];
-        ev.v5[i] = v[5];
-      }
+      if (EV) ev.store(i, e, v);
     }
 
     // ---- thermostats ---------------------------------------------------------------------
@@ -485,26 +494,13 @@ namespace cuda {
         fz += dz * fpair;
         if (EV) {
           e += acc(0.5) * factor * en;
-          v[0] += acc(0.5) * dx * dx * fpair;
-          v[1] += acc(0.5) * dy * dy * fpair;
-          v[2] += acc(0.5) * dz * dz * fpair;
-          v[3] += acc(0.5) * dx * dy * fpair;
-          v[4] += acc(0.5) * dx * dz * fpair;
-          v[5] += acc(0.5) * dy * dz * fpair;
+          add_half_pair_virial(v, dx, dy, dz, fpair);
         }
       }
       f0[i] = fx;
       f1[i] = fy;
       f2[i] = fz;
-      if (EV) {
-        ev.e[i] = e;
-        ev.v0[i] = v[0];
-        ev.v1[i] = v[1];
-        ev.v2[i] = v[2];
-        ev.v3[i] = v[3];
-        ev.v4[i] = v[4];
-        ev.v5[i] = v[5];
-      }
+      if (EV) ev.store(i, e, v);
     }
 
     struct BondHarmonicDev {
@@ -554,26 +550,13 @@ namespace cuda {
         fz += dz * fbond;
         if (EV) {
           e += acc(0.5) * en;
-          v[0] += acc(0.5) * dx * dx * fbond;
-          v[1] += acc(0.5) * dy * dy * fbond;
-          v[2] += acc(0.5) * dz * dz * fbond;
-          v[3] += acc(0.5) * dx * dy * fbond;
-          v[4] += acc(0.5) * dx * dz * fbond;
-          v[5] += acc(0.5) * dy * dz * fbond;
+          add_half_pair_virial(v, dx, dy, dz, fbond);
         }
       }
       f0[i] += fx;
       f1[i] += fy;
       f2[i] += fz;
-      if (EV) {
-        ev.e[i] = e;
-        ev.v0[i] = v[0];
-        ev.v1[i] = v[1];
-        ev.v2[i] = v[2];
-        ev.v3[i] = v[3];
-        ev.v4[i] = v[4];
-        ev.v5[i] = v[5];
-      }
+      if (EV) ev.store(i, e, v);
     }
 
     // angles: one thread per atom over the angles it takes part in; the thread evaluates
@@ -619,15 +602,7 @@ namespace cuda {
       f0[i] += fx;
       f1[i] += fy;
       f2[i] += fz;
-      if (EV) {
-        ev.e[i] = e;
-        ev.v0[i] = v[0];
-        ev.v1[i] = v[1];
-        ev.v2[i] = v[2];
-        ev.v3[i] = v[3];
-        ev.v4[i] = v[4];
-        ev.v5[i] = v[5];
-      }
+      if (EV) ev.store(i, e, v);
     }
 
     // dihedrals the same way: a quarter of the energy and virial per atom
@@ -675,15 +650,7 @@ namespace cuda {
       f0[i] += fx;
       f1[i] += fy;
       f2[i] += fz;
-      if (EV) {
-        ev.e[i] = e;
-        ev.v0[i] = v[0];
-        ev.v1[i] = v[1];
-        ev.v2[i] = v[2];
-        ev.v3[i] = v[3];
-        ev.v4[i] = v[4];
-        ev.v5[i] = v[5];
-      }
+      if (EV) ev.store(i, e, v);
     }
 
     // sums of 7 per-atom arrays (energy, 6 virial) in double

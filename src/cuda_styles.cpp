@@ -252,38 +252,45 @@ void PairDPDCuda::device_setup(Engine &engine)
 
 /* ---------------------------------------------------------------------- */
 
-void AngleHarmonicCuda::device_setup(Engine &engine)
+namespace {
+// angle and dihedral parameters per type, as the engine takes them
+mesogpu::cuda::HostAngle angle_params(int kind, int ntypes, const double *k, const double *theta0)
 {
   mesogpu::cuda::HostAngle p;
-  p.kind = 0;    // physics::AngleKind::harmonic
-  for (int t = 0; t <= atom->nangletypes; t++) {
+  p.kind = kind;
+  for (int t = 0; t <= ntypes; t++) {
     p.k.push_back(t ? k[t] : 0.0);
     p.theta0.push_back(t ? theta0[t] : 0.0);
   }
-  engine.set_angle(p);
+  return p;
 }
-
-void AngleCosineSquaredCuda::device_setup(Engine &engine)
-{
-  mesogpu::cuda::HostAngle p;
-  p.kind = 1;    // physics::AngleKind::cosine_squared
-  for (int t = 0; t <= atom->nangletypes; t++) {
-    p.k.push_back(t ? k[t] : 0.0);
-    p.theta0.push_back(t ? theta0[t] : 0.0);
-  }
-  engine.set_angle(p);
-}
-
-void DihedralHarmonicCuda::device_setup(Engine &engine)
+mesogpu::cuda::HostDihedral dihedral_params(int ntypes, const double *k, const double *cos_shift,
+                                            const double *sin_shift, const int *multiplicity)
 {
   mesogpu::cuda::HostDihedral p;
-  for (int t = 0; t <= atom->ndihedraltypes; t++) {
+  for (int t = 0; t <= ntypes; t++) {
     p.k.push_back(t ? k[t] : 0.0);
     p.cos_shift.push_back(t ? cos_shift[t] : 0.0);
     p.sin_shift.push_back(t ? sin_shift[t] : 0.0);
     p.multiplicity.push_back(t ? multiplicity[t] : 0);
   }
-  engine.set_dihedral(p);
+  return p;
+}
+}    // namespace
+
+void AngleHarmonicCuda::device_setup(Engine &engine)
+{
+  engine.set_angle(angle_params(0 /* AngleKind::harmonic */, atom->nangletypes, k, theta0));
+}
+
+void AngleCosineSquaredCuda::device_setup(Engine &engine)
+{
+  engine.set_angle(angle_params(1 /* AngleKind::cosine_squared */, atom->nangletypes, k, theta0));
+}
+
+void DihedralHarmonicCuda::device_setup(Engine &engine)
+{
+  engine.set_dihedral(dihedral_params(atom->ndihedraltypes, k, cos_shift, sin_shift, multiplicity));
 }
 
 void DihedralCharmmCuda::device_setup(Engine &engine)
@@ -294,12 +301,5 @@ void DihedralCharmmCuda::device_setup(Engine &engine)
                  "Dihedral charmm/cuda: dihedral type {} has 1-4 weight {}; the device part "
                  "supports weight 0 only (the torsion alone)",
                  t, weight[t]);
-  mesogpu::cuda::HostDihedral p;
-  for (int t = 0; t <= atom->ndihedraltypes; t++) {
-    p.k.push_back(t ? k[t] : 0.0);
-    p.cos_shift.push_back(t ? cos_shift[t] : 0.0);
-    p.sin_shift.push_back(t ? sin_shift[t] : 0.0);
-    p.multiplicity.push_back(t ? multiplicity[t] : 0);
-  }
-  engine.set_dihedral(p);
+  engine.set_dihedral(dihedral_params(atom->ndihedraltypes, k, cos_shift, sin_shift, multiplicity));
 }
