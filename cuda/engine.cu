@@ -17,6 +17,8 @@
 #include "physics/random.h"
 #include "physics/table_r2.h"
 
+#include <cub/cub.cuh>
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -67,6 +69,12 @@ namespace cuda {
       }
       T *get() const { return ptr; }
       size_t size() const { return count; }
+      void swap(DeviceArray &o)
+      {
+        std::swap(ptr, o.ptr);
+        std::swap(count, o.count);
+        std::swap(cap, o.cap);
+      }
 
      private:
       T *ptr = nullptr;
@@ -259,6 +267,78 @@ namespace cuda {
           }
       nnbr[i] = count;
       atomicMax(&status[1], count);
+    }
+
+    // ---- space-filling-curve order -------------------------------------------------------
+    // Morton (Z-order) code of each atom's cell: atoms close in space get close indices,
+    // so the neighbour gathers of the force kernels hit the same cache lines
+    __device__ __forceinline__ unsigned spread_bits10(unsigned v)
+    {
+      v &= 0x3ff;
+      v = (v | (v << 16)) & 0x030000ff;
+      v = (v | (v << 8)) & 0x0300f00f;
+      v = (v | (v << 4)) & 0x030c30c3;
+      v = (v | (v << 2)) & 0x09249249;
+      return v;
+    }
+    __global__ void morton_keys_kernel(int n, const int *cell_of, int3 ncell, unsigned *key,
+                                       int *value)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const int c = cell_of[i];
+      const unsigned cx = c % ncell.x, cy = (c / ncell.x) % ncell.y, cz = c / (ncell.x * ncell.y);
+      key[i] = spread_bits10(cx) | (spread_bits10(cy) << 1) | (spread_bits10(cz) << 2);
+      value[i] = i;
+    }
+    __global__ void inverse_kernel(int n, const int *src, int *inv)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) inv[src[i]] = i;
+    }
+    // out[k * n + i] = in[k * n + src[i]] for k < rows (column-major per-atom lists); the
+    // _remap variants also map stored atom indices through inv (negative = unused, kept)
+    template <typename T>
+    __global__ void permute_kernel(int n, int rows, const int *src, const T *in, T *out)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      for (int k = 0; k < rows; ++k) out[(size_t) k * n + i] = in[(size_t) k * n + src[i]];
+    }
+    __global__ void permute_remap_kernel(int n, int rows, const int *src, const int *inv,
+                                         const int *in, int *out)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      for (int k = 0; k < rows; ++k) {
+        const int v = in[(size_t) k * n + src[i]];
+        out[(size_t) k * n + i] = v >= 0 ? inv[v] : v;
+      }
+    }
+    // row-major variant for the special lists (special[i * maxspecial + s])
+    __global__ void permute_rowmajor_kernel(int n, int width, const int *src, const int *inv,
+                                            const int *in, int *out)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      for (int k = 0; k < width; ++k) {
+        const int v = in[(size_t) src[i] * width + k];
+        out[(size_t) i * width + k] = (inv && v >= 0) ? inv[v] : v;    // inv null: copy values
+      }
+    }
+    __global__ void permute_int4_kernel(int n, int rows, const int *src, const int *inv,
+                                        const int4 *in, int4 *out, bool remap_w)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      for (int k = 0; k < rows; ++k) {
+        int4 v = in[(size_t) k * n + src[i]];
+        v.x = inv[v.x];
+        v.y = inv[v.y];
+        v.z = inv[v.z];
+        if (remap_w) v.w = inv[v.w];
+        out[(size_t) k * n + i] = v;
+      }
     }
 
     // ---- forces ------------------------------------------------------------------------
@@ -754,6 +834,15 @@ namespace cuda {
     DeviceArray<double> ev_sum;
     DeviceArray<ErrorRecord> err;
 
+    // device order: order[i] = LAMMPS index of device atom i (identity until the first sort)
+    DeviceArray<int> order, sort_src, sort_inv, sort_tmp_int;
+    DeviceArray<unsigned> sort_key, sort_key_out;
+    DeviceArray<char> sort_scratch;
+    std::vector<int> order_host;
+    int sort_every = 0;
+    long long steps_since_sort = 0;
+    bool sort_due = false;
+
     EngineStats st;
 
     BoxD box() const
@@ -847,6 +936,10 @@ namespace cuda {
     s.maxspecial = 0;
     s.built = false;
     s.ev_valid = false;
+    s.order_host.resize(n);
+    for (int i = 0; i < n; ++i) s.order_host[i] = i;
+    s.order.upload(s.order_host);
+    s.steps_since_sort = 0;
   }
 
   void Engine::download_atoms(double *x, double *v, double *f, int *image) const
@@ -855,22 +948,23 @@ namespace cuda {
     MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
     std::vector<acc> buf(s.n);
     std::vector<int> ibuf(s.n);
+    const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]
     for (int d = 0; d < 3; ++d) {
       if (x) {
         s.x[d].download(buf.data(), s.n);
-        for (int i = 0; i < s.n; ++i) x[3 * i + d] = buf[i];
+        for (int i = 0; i < s.n; ++i) x[3 * o[i] + d] = buf[i];
       }
       if (v) {
         s.v[d].download(buf.data(), s.n);
-        for (int i = 0; i < s.n; ++i) v[3 * i + d] = buf[i];
+        for (int i = 0; i < s.n; ++i) v[3 * o[i] + d] = buf[i];
       }
       if (f) {
         s.f[d].download(buf.data(), s.n);
-        for (int i = 0; i < s.n; ++i) f[3 * i + d] = buf[i];
+        for (int i = 0; i < s.n; ++i) f[3 * o[i] + d] = buf[i];
       }
       if (image) {
         s.image[d].download(ibuf.data(), s.n);
-        for (int i = 0; i < s.n; ++i) image[3 * i + d] = ibuf[i];
+        for (int i = 0; i < s.n; ++i) image[3 * o[i] + d] = ibuf[i];
       }
     }
   }
@@ -1038,6 +1132,16 @@ namespace cuda {
       if (s.status_host[0] <= s.cell_cap) break;
       // positions were wrapped already: wrapping again is a no-op, so retrying is safe
       s.cell_cap = s.status_host[0] + s.status_host[0] / 4 + 4;
+    }
+    if (s.sort_every > 0 && s.steps_since_sort >= s.sort_every) {
+      sort_atoms();    // reorders every per-atom array; the cell list must be built again
+      s.steps_since_sort = 0;
+      s.cell_count.zero();
+      wrap_and_bin_kernel<<<blocks(s.n), BLOCK>>>(
+          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
+          s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(), box,
+          nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap, s.status.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
     }
     sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_atoms.get(),
                                                  s.cell_cap);
@@ -1284,6 +1388,7 @@ namespace cuda {
     }
     s.ev_valid = ev;
     s.st.steps++;
+    s.steps_since_sort++;
   }
 
   EnergyVirial Engine::reduce_energy_virial()
@@ -1413,6 +1518,103 @@ namespace cuda {
       m << "bad FENE bond between atoms at device index " << e.i << " and " << e.j << ": length "
         << std::sqrt(e.rsq) << " is at least twice R0";
     throw std::runtime_error(m.str());
+  }
+
+  void Engine::set_sort(int every)
+  {
+    impl->sort_every = every;
+  }
+
+  void Engine::sort_atoms()
+  {
+    Impl &s = *impl;
+    const int n = s.n;
+    const int nb = blocks(n);
+    const int3 nc = make_int3(s.ncell[0], s.ncell[1], s.ncell[2]);
+    s.sort_key.resize(n);
+    s.sort_key_out.resize(n);
+    s.sort_tmp_int.resize(n);
+    s.sort_src.resize(n);
+    s.sort_inv.resize(n);
+    morton_keys_kernel<<<nb, BLOCK>>>(n, s.cell_of.get(), nc, s.sort_key.get(),
+                                      s.sort_tmp_int.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    // stable radix sort of (key, old index): atoms of one cell keep their relative order
+    size_t scratch = 0;
+    MESOGPU_CUDA_CALL(cub::DeviceRadixSort::SortPairs(nullptr, scratch, s.sort_key.get(),
+                                                      s.sort_key_out.get(), s.sort_tmp_int.get(),
+                                                      s.sort_src.get(), n));
+    s.sort_scratch.resize(scratch);
+    MESOGPU_CUDA_CALL(cub::DeviceRadixSort::SortPairs(s.sort_scratch.get(), scratch,
+                                                      s.sort_key.get(), s.sort_key_out.get(),
+                                                      s.sort_tmp_int.get(), s.sort_src.get(), n));
+    const int *src = s.sort_src.get();
+    inverse_kernel<<<nb, BLOCK>>>(n, src, s.sort_inv.get());
+    const int *inv = s.sort_inv.get();
+
+    auto permute = [&](auto &arr, int rows) {
+      using T = std::remove_reference_t<decltype(*arr.get())>;
+      DeviceArray<T> out;
+      out.resize(arr.size());
+      if (rows > 0) permute_kernel<T><<<nb, BLOCK>>>(n, rows, src, arr.get(), out.get());
+      arr.swap(out);
+    };
+    auto permute_remap = [&](DeviceArray<int> &arr, int rows) {
+      DeviceArray<int> out;
+      out.resize(arr.size());
+      if (rows > 0) permute_remap_kernel<<<nb, BLOCK>>>(n, rows, src, inv, arr.get(), out.get());
+      arr.swap(out);
+    };
+    for (int d = 0; d < 3; ++d) {
+      permute(s.x[d], 1);
+      permute(s.v[d], 1);
+      permute(s.f[d], 1);
+      permute(s.xhold[d], 1);
+      permute(s.image[d], 1);
+    }
+    permute(s.type, 1);
+    permute(s.mask, 1);
+    if (s.tag.size() == (size_t) n) permute(s.tag, 1);
+    permute(s.pos, 1);
+    permute(s.order, 1);
+    permute(s.cell_of, 1);
+    if (s.maxspecial > 0) {
+      DeviceArray<int> ns;
+      ns.resize(s.nspecial.size());
+      permute_rowmajor_kernel<<<nb, BLOCK>>>(n, 3, src, nullptr, s.nspecial.get(),
+                                             ns.get());    // counts
+      s.nspecial.swap(ns);
+      DeviceArray<int> sp;
+      sp.resize(s.special.size());
+      permute_rowmajor_kernel<<<nb, BLOCK>>>(n, s.maxspecial, src, inv, s.special.get(),
+                                             sp.get());    // indices
+      s.special.swap(sp);
+    }
+    permute(s.nbond, 1);
+    if (s.maxbond > 0) {
+      permute_remap(s.bond_partner, s.maxbond);
+      permute(s.bond_type, s.maxbond);
+    }
+    permute(s.nangle, 1);
+    if (s.maxangle > 0) {
+      DeviceArray<int4> out;
+      out.resize(s.angle_atoms.size());
+      permute_int4_kernel<<<nb, BLOCK>>>(n, s.maxangle, src, inv, s.angle_atoms.get(), out.get(),
+                                         false);
+      s.angle_atoms.swap(out);
+    }
+    permute(s.ndihedral, 1);
+    if (s.maxdihedral > 0) {
+      DeviceArray<int4> out;
+      out.resize(s.dihedral_atoms.size());
+      permute_int4_kernel<<<nb, BLOCK>>>(n, s.maxdihedral, src, inv, s.dihedral_atoms.get(),
+                                         out.get(), true);
+      s.dihedral_atoms.swap(out);
+      permute(s.dihedral_type, s.maxdihedral);
+    }
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.order.download(s.order_host.data(), n);
+    s.st.sorts++;
   }
 
   EngineStats Engine::stats() const

@@ -67,7 +67,7 @@ namespace cuda {
   };
 
   struct EngineStats {
-    long long neighbor_builds = 0, steps = 0;
+    long long neighbor_builds = 0, steps = 0, sorts = 0;
     int cell_capacity = 0, neighbor_capacity = 0, max_neighbors = 0;
   };
 
@@ -115,6 +115,10 @@ namespace cuda {
     // (no check, or some atom moved more than skin/2 since the last build)
     bool decide_rebuild();
     void build_neighbor_list();    // wraps positions into the box, updates images
+    // reorder atoms along a space-filling curve (Morton order of their cells) at the first
+    // neighbour build at least `every` steps after the last sort; 0 = never. Results do
+    // not depend on it beyond rounding; downloads come back in LAMMPS order.
+    void set_sort(int every);
 
     // --- force field ---------------------------------------------------------------
     void set_pair_lj(const HostLJ &p);
@@ -157,6 +161,7 @@ namespace cuda {
     struct Impl;
 
    private:
+    void sort_atoms();
     std::unique_ptr<Impl> impl;
   };
 

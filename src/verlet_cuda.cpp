@@ -280,6 +280,9 @@ void VerletCuda::upload()
     for (int i = 1; i <= ntypes; i++)
       for (int j = 1; j <= ntypes; j++)
         cutneighsq[i * (ntypes + 1) + j] = neighbor->cutneighsq[i][j];
+    // the device sorts along a space-filling curve as often as LAMMPS would sort atoms
+    // (atom_modify sort N; 0 turns it off)
+    engine->set_sort(atom->sortfreq);
     engine->set_neighbor(neighbor->cutneighmax, neighbor->skin, cutneighsq, neighbor->every,
                          neighbor->delay, neighbor->dist_check != 0);
     if (force->pair) dynamic_cast<DevicePair *>(force->pair)->device_setup(*engine);
