@@ -1467,6 +1467,41 @@ namespace cuda {
     return t;
   }
 
+  namespace {
+    __global__ void scale_velocities_kernel(int n, const int *mask, int groupbit, acc *v0, acc *v1,
+                                            acc *v2, acc factor)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      v0[i] *= factor;
+      v1[i] *= factor;
+      v2[i] *= factor;
+    }
+  }    // namespace
+
+  double Engine::kinetic_sum(int groupbit)
+  {
+    Impl &s = *impl;
+    s.mv_sum.resize(4);
+    s.mv_sum.zero();
+    const int nb = std::min(blocks(s.n), 1024);
+    reduce_mv_kernel<<<nb, 128>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+                                  s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    double sums[4];
+    s.mv_sum.download(sums, 4);
+    return sums[0];
+  }
+
+  void Engine::scale_velocities(int groupbit, double factor)
+  {
+    Impl &s = *impl;
+    scale_velocities_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.v[0].get(),
+                                                    s.v[1].get(), s.v[2].get(),
+                                                    static_cast<acc>(factor));
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
   void Engine::zero_momentum(int groupbit, double masstotal, bool x, bool y, bool z)
   {
     Impl &s = *impl;

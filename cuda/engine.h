@@ -148,6 +148,10 @@ namespace cuda {
     // v *= sqrt(1 + dt/tau (T_target/T - 1)); T_current of the last call is kept on the device
     void berendsen(int groupbit, double tfactor, double t_target, double dt_over_period);
     double last_berendsen_temperature();    // host read, for output steps only
+    // sum over the group of m v^2 (a device reduction read back to the host: one sync)
+    double kinetic_sum(int groupbit);
+    // v *= factor for the group (Nose-Hoover chain scaling)
+    void scale_velocities(int groupbit, double factor);
     // fix momentum linear: remove the centre-of-mass velocity of the group
     void zero_momentum(int groupbit, double masstotal, bool x, bool y, bool z);
 

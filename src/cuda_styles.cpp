@@ -193,6 +193,44 @@ void FixLangevinCuda::device_post_force(Engine &engine)
 
 /* ---------------------------------------------------------------------- */
 
+void FixNVTCuda::device_setup(Engine &)
+{
+  if (pstat_flag) error->all(FLERR, "Fix nvt/cuda: pressure control is not supported");
+  if (which != NOBIAS_TEMPERATURE || strcmp(temperature->style, "temp") != 0 ||
+      temperature->igroup != igroup)
+    error->all(FLERR,
+               "Fix nvt/cuda needs its temperature from compute temp on the fix group (no bias)");
+}
+
+void FixNVTCuda::device_initial_integrate(Engine &engine)
+{
+  active = &engine;
+  compute_temp_target();
+  nhc_temp_integrate();    // host scalars; nh_v_temp() below scales on the device
+  engine.nve_initial(dtv, dtf, groupbit);
+  active = nullptr;
+}
+
+void FixNVTCuda::device_final_integrate(Engine &engine)
+{
+  active = &engine;
+  engine.nve_final(dtf, groupbit);
+  tdof = temperature->dof;
+  t_current = tdof > 0 ? engine.kinetic_sum(groupbit) * force->mvv2e / (tdof * force->boltz) : 0.0;
+  nhc_temp_integrate();
+  active = nullptr;
+}
+
+void FixNVTCuda::nh_v_temp()
+{
+  if (active)
+    active->scale_velocities(groupbit, factor_eta);
+  else
+    FixNVT::nh_v_temp();
+}
+
+/* ---------------------------------------------------------------------- */
+
 void FixTempBerendsenCuda::device_setup(Engine &)
 {
   if (tstyle != TSTYLE_CONSTANT)

@@ -19,6 +19,7 @@
 #include "fix_langevin.h"
 #include "fix_momentum.h"
 #include "fix_nve.h"
+#include "fix_nvt.h"
 #include "fix_temp_berendsen.h"
 #include "pair_lj_cut.h"
 #include "pair_table_r2.h"
@@ -114,6 +115,21 @@ class FixLangevinCuda : public FixLangevin, public DeviceFix {
 
  private:
   unsigned stream_seed;
+};
+
+// fix nvt: LAMMPS's own Nose-Hoover chain arithmetic (FixNH) on the host, which is
+// scalar work; the velocity scaling and the half-step updates run on the device, and
+// the temperature comes from a device reduction (one 8-byte read-back per step)
+class FixNVTCuda : public FixNVT, public DeviceFix {
+ public:
+  FixNVTCuda(class LAMMPS *lmp, int narg, char **arg) : FixNVT(lmp, narg, arg) {}
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+  void device_initial_integrate(mesogpu::cuda::Engine &engine) override;
+  void device_final_integrate(mesogpu::cuda::Engine &engine) override;
+
+ protected:
+  void nh_v_temp() override;
+  mesogpu::cuda::Engine *active = nullptr;    // set only inside the device step
 };
 
 class FixTempBerendsenCuda : public FixTempBerendsen, public DeviceFix {

@@ -84,6 +84,7 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   r.add1<DihedralCharmmCuda>("dihedral", "charmm/cuda",
                              "mesogpu: dihedral charmm (torsion, weight 0) resident on the GPU");
   r.add2<FixNVECuda>("fix", "nve/cuda", "mesogpu: fix nve resident on the GPU");
+  r.add2<FixNVTCuda>("fix", "nvt/cuda", "mesogpu: fix nvt (Nose-Hoover chain) resident on the GPU");
   r.add2<FixLangevinCuda>("fix", "langevin/cuda", "mesogpu: fix langevin resident on the GPU");
   r.add2<FixTempBerendsenCuda>("fix", "temp/berendsen/cuda",
                                "mesogpu: fix temp/berendsen resident on the GPU");

@@ -109,7 +109,8 @@ void VerletCuda::check_styles()
         error->all(
             FLERR,
             "run_style verlet/cuda: fix {} (style {}) acts during the step and has no device "
-            "part (device fixes: nve/cuda, langevin/cuda, temp/berendsen/cuda, momentum/cuda; run "
+            "part (device fixes: nve/cuda, nvt/cuda, langevin/cuda, temp/berendsen/cuda, "
+            "momentum/cuda; run "
             "with -sf cuda to pick them)",
             ifix->id, ifix->style);
       continue;

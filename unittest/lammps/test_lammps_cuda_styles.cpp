@@ -61,7 +61,7 @@ TEST(CudaStyles, Registered)
     EXPECT_TRUE(info.has_style("pair", p)) << p;
   EXPECT_TRUE(info.has_style("bond", "harmonic/cuda"));
   EXPECT_TRUE(info.has_style("bond", "fene/cuda"));
-  for (const char *f : {"nve/cuda", "langevin/cuda", "temp/berendsen/cuda", "momentum/cuda"})
+  for (const char *f : {"nve/cuda", "nvt/cuda", "langevin/cuda", "temp/berendsen/cuda", "momentum/cuda"})
     EXPECT_TRUE(info.has_style("fix", f)) << f;
 }
 
