@@ -40,6 +40,23 @@ file(WRITE ${b}/liblammps.so "")
 file(WRITE ${b}/CMakeCache.txt "PKG_PLUGIN:BOOL=ON\nBUILD_SHARED_LIBS:BOOL=OFF\nBUILD_MPI:BOOL=OFF\n")
 expect_configure_error(notshared ${b} "is not a shared library; reconfigure it with -DBUILD_SHARED_LIBS=ON")
 
+# CUDA styles need MOLECULE, EXTRA-PAIR and DPD-BASIC (only checked when nvcc is present)
+find_program(_nvcc nvcc HINTS /usr/local/cuda/bin)
+if(_nvcc)
+  set(b ${WORK_DIR}/nomolecule)
+  file(MAKE_DIRECTORY ${b})
+  file(WRITE ${b}/liblammps.so "")
+  file(WRITE ${b}/CMakeCache.txt "PKG_PLUGIN:BOOL=ON\nBUILD_SHARED_LIBS:BOOL=ON\nBUILD_MPI:BOOL=OFF\nPKG_MOLECULE:BOOL=ON\nPKG_EXTRA-PAIR:BOOL=OFF\nPKG_DPD-BASIC:BOOL=OFF\n")
+  execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build-nomolecule
+      -DLAMMPS_SOURCE_DIR=${WORK_DIR}/lammps -DLAMMPS_BINARY_DIR=${b} -DMESOGPU_CUDA=ON
+    OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+  string(REGEX REPLACE "[ \n]+" " " text "${o}${e}")
+  if(rc EQUAL 0 OR NOT text MATCHES "lacks EXTRA-PAIR, DPD-BASIC")
+    message(FATAL_ERROR "nomolecule: expected 'lacks EXTRA-PAIR, DPD-BASIC':\n${o}${e}")
+  endif()
+  message("nomolecule: stopped as expected")
+endif()
+
 # no build folder given
 expect_configure_error(nobinary "" "LAMMPS_SOURCE_DIR is set but LAMMPS_BINARY_DIR is not")
 
