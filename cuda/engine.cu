@@ -1479,6 +1479,113 @@ namespace cuda {
     }
   }    // namespace
 
+  namespace {
+    // per-atom sums for the rotation of a group: mode 0 -> m x (3 values); mode 1 ->
+    // angular momentum (3) and inertia tensor (6) about xcm; unwrapped positions
+    template <int NSUM, int MODE>
+    __global__ void reduce_rotation_kernel(int n, const int *mask, int groupbit, const int *type,
+                                           const acc *mass, const acc *x0, const acc *x1,
+                                           const acc *x2, const int *im0, const int *im1,
+                                           const int *im2, const acc *v0, const acc *v1,
+                                           const acc *v2, double3 prd, double3 xcm, double *out)
+    {
+      __shared__ double sh[NSUM][128];
+      const int t = threadIdx.x;
+      double a[NSUM];
+      for (int c = 0; c < NSUM; ++c) a[c] = 0.0;
+      for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) {
+        if (!(mask[i] & groupbit)) continue;
+        const double m = mass[type[i]];
+        const double ux = x0[i] + im0[i] * prd.x, uy = x1[i] + im1[i] * prd.y,
+                     uz = x2[i] + im2[i] * prd.z;
+        if (MODE == 0) {
+          a[0] += m * ux;
+          a[1] += m * uy;
+          a[2] += m * uz;
+        } else {
+          const double dx = ux - xcm.x, dy = uy - xcm.y, dz = uz - xcm.z;
+          a[0] += m * (dy * v2[i] - dz * v1[i]);
+          a[1] += m * (dz * v0[i] - dx * v2[i]);
+          a[2] += m * (dx * v1[i] - dy * v0[i]);
+          if (NSUM > 3) {
+            a[3 % NSUM] += m * (dy * dy + dz * dz);
+            a[4 % NSUM] += m * (dx * dx + dz * dz);
+            a[5 % NSUM] += m * (dx * dx + dy * dy);
+            a[6 % NSUM] -= m * dx * dy;
+            a[7 % NSUM] -= m * dy * dz;
+            a[8 % NSUM] -= m * dx * dz;
+          }
+        }
+      }
+      for (int c = 0; c < NSUM; ++c) sh[c][t] = a[c];
+      __syncthreads();
+      for (int w = blockDim.x / 2; w > 0; w >>= 1) {
+        if (t < w)
+          for (int c = 0; c < NSUM; ++c) sh[c][t] += sh[c][t + w];
+        __syncthreads();
+      }
+      if (t == 0)
+        for (int c = 0; c < NSUM; ++c) atomicAdd(&out[c], sh[c][0]);
+    }
+
+    __global__ void subtract_rotation_kernel(int n, const int *mask, int groupbit, const acc *x0,
+                                             const acc *x1, const acc *x2, const int *im0,
+                                             const int *im1, const int *im2, acc *v0, acc *v1,
+                                             acc *v2, double3 prd, double3 xcm, double3 w)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      const double dx = x0[i] + im0[i] * prd.x - xcm.x, dy = x1[i] + im1[i] * prd.y - xcm.y,
+                   dz = x2[i] + im2[i] * prd.z - xcm.z;
+      v0[i] -= w.y * dz - w.z * dy;
+      v1[i] -= w.z * dx - w.x * dz;
+      v2[i] -= w.x * dy - w.y * dx;
+    }
+  }    // namespace
+
+  void Engine::group_mass_moment(int groupbit, double sum_mx[3])
+  {
+    Impl &s = *impl;
+    s.mv_sum.resize(12);
+    s.mv_sum.zero();
+    const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
+    reduce_rotation_kernel<3, 0><<<std::min(blocks(s.n), 1024), 128>>>(
+        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.x[0].get(), s.x[1].get(),
+        s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(), s.v[0].get(),
+        s.v[1].get(), s.v[2].get(), prd, make_double3(0, 0, 0), s.mv_sum.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.mv_sum.download(sum_mx, 3);
+  }
+
+  void Engine::group_angmom_inertia(int groupbit, const double xcm[3], double angmom[3],
+                                    double inertia[6])
+  {
+    Impl &s = *impl;
+    s.mv_sum.resize(12);
+    s.mv_sum.zero();
+    const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
+    reduce_rotation_kernel<9, 1><<<std::min(blocks(s.n), 1024), 128>>>(
+        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.x[0].get(), s.x[1].get(),
+        s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(), s.v[0].get(),
+        s.v[1].get(), s.v[2].get(), prd, make_double3(xcm[0], xcm[1], xcm[2]), s.mv_sum.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    double h[9];
+    s.mv_sum.download(h, 9);
+    for (int k = 0; k < 3; ++k) angmom[k] = h[k];
+    for (int k = 0; k < 6; ++k) inertia[k] = h[3 + k];
+  }
+
+  void Engine::subtract_rotation(int groupbit, const double xcm[3], const double omega[3])
+  {
+    Impl &s = *impl;
+    const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
+    subtract_rotation_kernel<<<blocks(s.n), BLOCK>>>(
+        s.n, s.mask.get(), groupbit, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(),
+        s.image[1].get(), s.image[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(), prd,
+        make_double3(xcm[0], xcm[1], xcm[2]), make_double3(omega[0], omega[1], omega[2]));
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
   double Engine::kinetic_sum(int groupbit)
   {
     Impl &s = *impl;
