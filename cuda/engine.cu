@@ -508,12 +508,10 @@ namespace cuda {
     // lambda from the reduced temperature, on the device: no host round trip per step
     __global__ void berendsen_scale_kernel(int n, const int *mask, int groupbit, acc *v0, acc *v1,
                                            acc *v2, const double *sums, double tfactor,
-                                           double t_target, double dt_over_period,
-                                           double *t_current_out)
+                                           double t_target, double dt_over_period)
     {
       const double t_current = sums[0] * tfactor;
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
-      if (i == 0) *t_current_out = t_current;
       if (i >= n || !(mask[i] & groupbit) || t_current <= 0.0) return;
       const double lamda = sqrt(1.0 + dt_over_period * (t_target / t_current - 1.0));
       v0[i] *= lamda;
@@ -808,7 +806,7 @@ namespace cuda {
     bool built = false;
     DeviceArray<real> cutneighsq;
     int ncell[3] = {1, 1, 1};
-    int cell_cap = 0, nbr_cap = 0, max_neighbors = 0;
+    int cell_cap = 0, nbr_cap = 0;
     DeviceArray<int> cell_of, cell_count, cell_atoms, nnbr, nbr;
     DeviceArray<int> status;       // [0] max cell occupancy, [1] max neighbours, [2] rebuild flag
     int *status_host = nullptr;    // pinned
@@ -824,7 +822,7 @@ namespace cuda {
     long long step = 0;
     double dt = 0.0;
     DeviceArray<physics::HarmonicCutParams<real>> harmonic_cut;
-    DeviceArray<double> gfactor1, gfactor2, mv_sum, t_current;
+    DeviceArray<double> gfactor1, gfactor2, mv_sum;
     DeviceArray<physics::TableR2View<real>> table_view;
     DeviceArray<real> table_coeff, pair_offset, pair_cutsq;
     DeviceArray<physics::BondHarmonicParams<real>> bond_harmonic;
@@ -843,7 +841,6 @@ namespace cuda {
     long long steps_since_sort = 0;
     bool sort_due = false;
 
-    EngineStats st;
 
     BoxD box() const
     {
@@ -1162,10 +1159,8 @@ namespace cuda {
       if (s.status_host[1] <= s.nbr_cap) break;
       s.nbr_cap = s.status_host[1] + s.status_host[1] / 4 + 8;    // grow, never truncate
     }
-    s.max_neighbors = s.status_host[1];
     s.ago = 0;
     s.built = true;
-    s.st.neighbor_builds++;
   }
 
   void Engine::set_pair_lj(const HostLJ &p)
@@ -1387,7 +1382,6 @@ namespace cuda {
       for (auto &a : s.ev_dihedral.a) a.zero();
     }
     s.ev_valid = ev;
-    s.st.steps++;
     s.steps_since_sort++;
   }
 
@@ -1429,42 +1423,35 @@ namespace cuda {
     impl->tag.upload(tag, impl->n);
   }
 
-  void Engine::langevin(int groupbit, const std::vector<double> &gfactor1,
-                        const std::vector<double> &gfactor2, double tsqrt, unsigned seed,
-                        long long step)
+  void Engine::set_langevin(const std::vector<double> &gfactor1, const std::vector<double> &gfactor2)
+  {
+    impl->gfactor1.upload(gfactor1);
+    impl->gfactor2.upload(gfactor2);
+  }
+
+  void Engine::langevin(int groupbit, double tsqrt, unsigned seed, long long step)
   {
     Impl &s = *impl;
-    if (s.gfactor1.size() != gfactor1.size() || s.gfactor2.size() != gfactor2.size()) {
-      s.gfactor1.upload(gfactor1);
-      s.gfactor2.upload(gfactor2);
-    }
     langevin_kernel<<<blocks(s.n), BLOCK>>>(
-        s.n, s.mask.get(), groupbit, s.type.get(), s.tag.get(), s.v[0].get(), s.v[1].get(),
-        s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(), s.gfactor1.get(), s.gfactor2.get(),
-        tsqrt, seed, static_cast<uint32_t>(step), static_cast<uint32_t>(step >> 32));
+        s.n, s.mask.get(), groupbit, s.type.get(), s.tag.get(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
+        s.f[0].get(), s.f[1].get(), s.f[2].get(), s.gfactor1.get(), s.gfactor2.get(), tsqrt, seed,
+        static_cast<uint32_t>(step), static_cast<uint32_t>(step >> 32));
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
+
 
   void Engine::berendsen(int groupbit, double tfactor, double t_target, double dt_over_period)
   {
     Impl &s = *impl;
     s.mv_sum.resize(4);
-    s.t_current.resize(1);
     s.mv_sum.zero();
     const int nb = std::min(blocks(s.n), 1024);
     reduce_mv_kernel<<<nb, 128>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
                                   s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
     berendsen_scale_kernel<<<blocks(s.n), BLOCK>>>(
         s.n, s.mask.get(), groupbit, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
-        tfactor, t_target, dt_over_period, s.t_current.get());
+        tfactor, t_target, dt_over_period);
     MESOGPU_CUDA_LAUNCH_CHECK();
-  }
-
-  double Engine::last_berendsen_temperature()
-  {
-    double t = 0.0;
-    if (impl->t_current.size()) impl->t_current.download(&t, 1);
-    return t;
   }
 
   namespace {
@@ -1756,16 +1743,6 @@ namespace cuda {
     }
     MESOGPU_CUDA_LAUNCH_CHECK();
     s.order.download(s.order_host.data(), n);
-    s.st.sorts++;
-  }
-
-  EngineStats Engine::stats() const
-  {
-    EngineStats st = impl->st;
-    st.cell_capacity = impl->cell_cap;
-    st.neighbor_capacity = impl->nbr_cap;
-    st.max_neighbors = impl->max_neighbors;
-    return st;
   }
 
   void Engine::synchronize()

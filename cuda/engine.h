@@ -66,11 +66,6 @@ namespace cuda {
     double v_angle[6] = {0, 0, 0, 0, 0, 0}, v_dihedral[6] = {0, 0, 0, 0, 0, 0};
   };
 
-  struct EngineStats {
-    long long neighbor_builds = 0, steps = 0, sorts = 0;
-    int cell_capacity = 0, neighbor_capacity = 0, max_neighbors = 0;
-  };
-
   class Engine {
    public:
     Engine();
@@ -141,13 +136,13 @@ namespace cuda {
 
     // --- thermostats and momentum (all on device data, no host round trip) -------------
     // fix langevin: f += gamma1 m-scaled drag + gamma2 sqrt(T) (u - 1/2) per component,
-    // gfactor1/2 per type as LAMMPS precomputes them; u from Philox(seed, tag, step, d)
-    void langevin(int groupbit, const std::vector<double> &gfactor1,
-                  const std::vector<double> &gfactor2, double tsqrt, unsigned seed, long long step);
+    // gfactor1/2 per type as LAMMPS precomputes them (set once per run); u from
+    // Philox(seed, tag, step, d)
+    void set_langevin(const std::vector<double> &gfactor1, const std::vector<double> &gfactor2);
+    void langevin(int groupbit, double tsqrt, unsigned seed, long long step);
     // fix temp/berendsen: T from a device reduction of sum m v^2 (tfactor = mvv2e / (dof k_B)),
-    // v *= sqrt(1 + dt/tau (T_target/T - 1)); T_current of the last call is kept on the device
+    // v *= sqrt(1 + dt/tau (T_target/T - 1)), all on the device
     void berendsen(int groupbit, double tfactor, double t_target, double dt_over_period);
-    double last_berendsen_temperature();    // host read, for output steps only
     // sum over the group of m v^2 (a device reduction read back to the host: one sync)
     double kinetic_sum(int groupbit);
     // v *= factor for the group (Nose-Hoover chain scaling)
@@ -165,7 +160,6 @@ namespace cuda {
     // throws with a message if a kernel reported a problem since the last call
     // (pair below table start, broken bond, lost atom)
     void check_errors();
-    EngineStats stats() const;
     void synchronize();
 
     struct Impl;

@@ -170,7 +170,7 @@ FixLangevinCuda::FixLangevinCuda(LAMMPS *lmp, int narg, char **arg) : FixLangevi
   stream_seed = static_cast<unsigned>(utils::inumeric(FLERR, arg[6], false, lmp));
 }
 
-void FixLangevinCuda::device_setup(Engine &)
+void FixLangevinCuda::device_setup(Engine &engine)
 {
   if (tstyle != TSTYLE_CONSTANT)
     error->all(
@@ -181,14 +181,15 @@ void FixLangevinCuda::device_setup(Engine &)
                       "and no temperature bias yet");
   for (int t = 1; t <= atom->ntypes; t++)
     if (ratio[t] != 1.0) error->all(FLERR, "Fix langevin/cuda does not support 'scale' yet");
+  // the prefactors FixLangevin::init() computed for this run
+  engine.set_langevin(std::vector<double>(gfactor1, gfactor1 + atom->ntypes + 1),
+                      std::vector<double>(gfactor2, gfactor2 + atom->ntypes + 1));
 }
 
 void FixLangevinCuda::device_post_force(Engine &engine)
 {
   compute_target();    // t_target and tsqrt for this step (a ramp over the run)
-  std::vector<double> g1(gfactor1, gfactor1 + atom->ntypes + 1),
-      g2(gfactor2, gfactor2 + atom->ntypes + 1);
-  engine.langevin(groupbit, g1, g2, tsqrt, stream_seed, update->ntimestep);
+  engine.langevin(groupbit, tsqrt, stream_seed, update->ntimestep);
 }
 
 /* ---------------------------------------------------------------------- */
