@@ -478,12 +478,20 @@ namespace cuda {
       f2[i] += gamma1 * v2[i] + gamma2 * (u[2] - 0.5);
     }
 
+    // sums each thread's a[0..N) over the block (blockDim.x == BLOCK) and adds the block
+    // totals to out[0..N) in double: the tail of every reduction kernel here
+    template <int N> __device__ void block_sum_to(const double (&a)[N], double *out)
+    {
+      __shared__ double sh[N][BLOCK];
+      const int t = threadIdx.x;
+      block_sum_to(a, out);
+    }
+
     // sum over the group of m v^2 (slot 0) and m v (slots 1..3), double
     __global__ void reduce_mv_kernel(int n, const int *mask, int groupbit, const int *type,
                                      const acc *mass, const acc *v0, const acc *v1, const acc *v2,
                                      double *out)
     {
-      __shared__ double s[4][128];
       const int t = threadIdx.x;
       double a[4] = {0, 0, 0, 0};
       for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) {
@@ -494,15 +502,7 @@ namespace cuda {
         a[2] += m * v1[i];
         a[3] += m * v2[i];
       }
-      for (int c = 0; c < 4; ++c) s[c][t] = a[c];
-      __syncthreads();
-      for (int w = blockDim.x / 2; w > 0; w >>= 1) {
-        if (t < w)
-          for (int c = 0; c < 4; ++c) s[c][t] += s[c][t + w];
-        __syncthreads();
-      }
-      if (t == 0)
-        for (int c = 0; c < 4; ++c) atomicAdd(&out[c], s[c][0]);
+      block_sum_to(a, out);
     }
 
     // lambda from the reduced temperature, on the device: no host round trip per step
@@ -734,7 +734,6 @@ namespace cuda {
     // sums of 7 per-atom arrays (energy, 6 virial) in double
     __global__ void reduce_ev_kernel(int n, PerAtomEV ev, double *out)
     {
-      __shared__ double s[7][BLOCK];
       const int t = threadIdx.x;
       double a[7] = {0, 0, 0, 0, 0, 0, 0};
       for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) {
@@ -746,15 +745,7 @@ namespace cuda {
         a[5] += ev.v4[i];
         a[6] += ev.v5[i];
       }
-      for (int c = 0; c < 7; ++c) s[c][t] = a[c];
-      __syncthreads();
-      for (int w = BLOCK / 2; w > 0; w >>= 1) {
-        if (t < w)
-          for (int c = 0; c < 7; ++c) s[c][t] += s[c][t + w];
-        __syncthreads();
-      }
-      if (t == 0)
-        for (int c = 0; c < 7; ++c) atomicAdd(&out[c], s[c][0]);
+      block_sum_to(a, out);
     }
 
     struct PerAtomEVStore {
@@ -841,7 +832,6 @@ namespace cuda {
     long long steps_since_sort = 0;
     bool sort_due = false;
 
-
     BoxD box() const
     {
       BoxD b;
@@ -854,6 +844,23 @@ namespace cuda {
       return b;
     }
     int ntp1() const { return ntypes + 1; }
+
+    // per type pair parameters (make(k) for pair k of (ntypes+1)^2) and cutoffs to the device
+    template <typename P, typename Make>
+    void upload_pair(DeviceArray<P> &dst, const std::vector<double> &cutsq, PairKind kind,
+                     Make make)
+    {
+      const int np = ntp1() * ntp1();
+      std::vector<P> h(np);
+      std::vector<real> c(np);
+      for (int k = 0; k < np; ++k) {
+        h[k] = make(k);
+        c[k] = static_cast<real>(cutsq[k]);
+      }
+      dst.upload(h);
+      pair_cutsq.upload(c);
+      pair_kind = kind;
+    }
   };
 
   Engine::Engine() : impl(new Impl)
@@ -1165,18 +1172,11 @@ namespace cuda {
 
   void Engine::set_pair_lj(const HostLJ &p)
   {
-    Impl &s = *impl;
-    const int np = s.ntp1() * s.ntp1();
-    std::vector<physics::LJCutParams<real>> h(np);
-    std::vector<real> c(np);
-    for (int k = 0; k < np; ++k) {
-      h[k] = {static_cast<real>(p.lj1[k]), static_cast<real>(p.lj2[k]), static_cast<real>(p.lj3[k]),
-              static_cast<real>(p.lj4[k]), static_cast<real>(p.offset[k])};
-      c[k] = static_cast<real>(p.cutsq[k]);
-    }
-    s.lj.upload(h);
-    s.pair_cutsq.upload(c);
-    s.pair_kind = Impl::PairKind::lj;
+    impl->upload_pair(impl->lj, p.cutsq, Impl::PairKind::lj, [&](int k) {
+      return physics::LJCutParams<real>{static_cast<real>(p.lj1[k]), static_cast<real>(p.lj2[k]),
+                                        static_cast<real>(p.lj3[k]), static_cast<real>(p.lj4[k]),
+                                        static_cast<real>(p.offset[k])};
+    });
   }
 
   void Engine::set_pair_table_r2(const HostTableR2 &p)
@@ -1216,50 +1216,28 @@ namespace cuda {
 
   void Engine::set_pair_gauss(const HostGauss &p)
   {
-    Impl &s = *impl;
-    const int np = s.ntp1() * s.ntp1();
-    std::vector<physics::GaussParams<real>> h(np);
-    std::vector<real> c(np);
-    for (int k = 0; k < np; ++k) {
-      h[k] = {static_cast<real>(p.a[k]), static_cast<real>(p.b[k]), static_cast<real>(p.offset[k])};
-      c[k] = static_cast<real>(p.cutsq[k]);
-    }
-    s.gauss.upload(h);
-    s.pair_cutsq.upload(c);
-    s.pair_kind = Impl::PairKind::gauss;
+    impl->upload_pair(impl->gauss, p.cutsq, Impl::PairKind::gauss, [&](int k) {
+      return physics::GaussParams<real>{static_cast<real>(p.a[k]), static_cast<real>(p.b[k]),
+                                        static_cast<real>(p.offset[k])};
+    });
   }
 
   void Engine::set_pair_harmonic_cut(const HostHarmonicCut &p)
   {
-    Impl &s = *impl;
-    const int np = s.ntp1() * s.ntp1();
-    std::vector<physics::HarmonicCutParams<real>> h(np);
-    std::vector<real> c(np);
-    for (int k = 0; k < np; ++k) {
-      h[k] = {static_cast<real>(p.k[k]), static_cast<real>(p.cut[k])};
-      c[k] = static_cast<real>(p.cutsq[k]);
-    }
-    s.harmonic_cut.upload(h);
-    s.pair_cutsq.upload(c);
-    s.pair_kind = Impl::PairKind::harmonic_cut;
+    impl->upload_pair(impl->harmonic_cut, p.cutsq, Impl::PairKind::harmonic_cut, [&](int k) {
+      return physics::HarmonicCutParams<real>{static_cast<real>(p.k[k]),
+                                              static_cast<real>(p.cut[k])};
+    });
   }
 
   void Engine::set_pair_dpd(const HostDPD &p)
   {
-    Impl &s = *impl;
-    const int np = s.ntp1() * s.ntp1();
-    std::vector<physics::DPDParams<real>> h(np);
-    std::vector<real> c(np);
-    for (int k = 0; k < np; ++k) {
-      h[k] = {static_cast<real>(p.a0[k]), static_cast<real>(p.gamma[k]),
-              static_cast<real>(p.sigma[k]), static_cast<real>(p.cut[k])};
-      c[k] = static_cast<real>(p.cutsq[k]);
-    }
-    s.dpd.upload(h);
-    s.pair_cutsq.upload(c);
-    for (int k = 0; k < 4; ++k) s.dpd_special_sqrt[k] = p.special_sqrt[k];
-    s.dpd_seed = p.seed;
-    s.pair_kind = Impl::PairKind::dpd;
+    impl->upload_pair(impl->dpd, p.cutsq, Impl::PairKind::dpd, [&](int k) {
+      return physics::DPDParams<real>{static_cast<real>(p.a0[k]), static_cast<real>(p.gamma[k]),
+                                      static_cast<real>(p.sigma[k]), static_cast<real>(p.cut[k])};
+    });
+    for (int k = 0; k < 4; ++k) impl->dpd_special_sqrt[k] = p.special_sqrt[k];
+    impl->dpd_seed = p.seed;
   }
 
   void Engine::set_step(long long step, double dt)
@@ -1423,7 +1401,8 @@ namespace cuda {
     impl->tag.upload(tag, impl->n);
   }
 
-  void Engine::set_langevin(const std::vector<double> &gfactor1, const std::vector<double> &gfactor2)
+  void Engine::set_langevin(const std::vector<double> &gfactor1,
+                            const std::vector<double> &gfactor2)
   {
     impl->gfactor1.upload(gfactor1);
     impl->gfactor2.upload(gfactor2);
@@ -1433,12 +1412,11 @@ namespace cuda {
   {
     Impl &s = *impl;
     langevin_kernel<<<blocks(s.n), BLOCK>>>(
-        s.n, s.mask.get(), groupbit, s.type.get(), s.tag.get(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
-        s.f[0].get(), s.f[1].get(), s.f[2].get(), s.gfactor1.get(), s.gfactor2.get(), tsqrt, seed,
-        static_cast<uint32_t>(step), static_cast<uint32_t>(step >> 32));
+        s.n, s.mask.get(), groupbit, s.type.get(), s.tag.get(), s.v[0].get(), s.v[1].get(),
+        s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(), s.gfactor1.get(), s.gfactor2.get(),
+        tsqrt, seed, static_cast<uint32_t>(step), static_cast<uint32_t>(step >> 32));
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
-
 
   void Engine::berendsen(int groupbit, double tfactor, double t_target, double dt_over_period)
   {
@@ -1446,11 +1424,11 @@ namespace cuda {
     s.mv_sum.resize(4);
     s.mv_sum.zero();
     const int nb = std::min(blocks(s.n), 1024);
-    reduce_mv_kernel<<<nb, 128>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
-                                  s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
-    berendsen_scale_kernel<<<blocks(s.n), BLOCK>>>(
-        s.n, s.mask.get(), groupbit, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
-        tfactor, t_target, dt_over_period);
+    reduce_mv_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+                                    s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
+    berendsen_scale_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.v[0].get(),
+                                                   s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
+                                                   tfactor, t_target, dt_over_period);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -1476,7 +1454,6 @@ namespace cuda {
                                            const int *im2, const acc *v0, const acc *v1,
                                            const acc *v2, double3 prd, double3 xcm, double *out)
     {
-      __shared__ double sh[NSUM][128];
       const int t = threadIdx.x;
       double a[NSUM];
       for (int c = 0; c < NSUM; ++c) a[c] = 0.0;
@@ -1504,15 +1481,7 @@ namespace cuda {
           }
         }
       }
-      for (int c = 0; c < NSUM; ++c) sh[c][t] = a[c];
-      __syncthreads();
-      for (int w = blockDim.x / 2; w > 0; w >>= 1) {
-        if (t < w)
-          for (int c = 0; c < NSUM; ++c) sh[c][t] += sh[c][t + w];
-        __syncthreads();
-      }
-      if (t == 0)
-        for (int c = 0; c < NSUM; ++c) atomicAdd(&out[c], sh[c][0]);
+      block_sum_to(a, out);
     }
 
     __global__ void subtract_rotation_kernel(int n, const int *mask, int groupbit, const acc *x0,
@@ -1536,7 +1505,7 @@ namespace cuda {
     s.mv_sum.resize(12);
     s.mv_sum.zero();
     const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
-    reduce_rotation_kernel<3, 0><<<std::min(blocks(s.n), 1024), 128>>>(
+    reduce_rotation_kernel<3, 0><<<std::min(blocks(s.n), 1024), BLOCK>>>(
         s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.x[0].get(), s.x[1].get(),
         s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(), s.v[0].get(),
         s.v[1].get(), s.v[2].get(), prd, make_double3(0, 0, 0), s.mv_sum.get());
@@ -1551,7 +1520,7 @@ namespace cuda {
     s.mv_sum.resize(12);
     s.mv_sum.zero();
     const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
-    reduce_rotation_kernel<9, 1><<<std::min(blocks(s.n), 1024), 128>>>(
+    reduce_rotation_kernel<9, 1><<<std::min(blocks(s.n), 1024), BLOCK>>>(
         s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.x[0].get(), s.x[1].get(),
         s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(), s.v[0].get(),
         s.v[1].get(), s.v[2].get(), prd, make_double3(xcm[0], xcm[1], xcm[2]), s.mv_sum.get());
@@ -1579,8 +1548,8 @@ namespace cuda {
     s.mv_sum.resize(4);
     s.mv_sum.zero();
     const int nb = std::min(blocks(s.n), 1024);
-    reduce_mv_kernel<<<nb, 128>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
-                                  s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
+    reduce_mv_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+                                    s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     double sums[4];
     s.mv_sum.download(sums, 4);
@@ -1603,8 +1572,8 @@ namespace cuda {
     s.mv_sum.resize(4);
     s.mv_sum.zero();
     const int nb = std::min(blocks(s.n), 1024);
-    reduce_mv_kernel<<<nb, 128>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
-                                  s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
+    reduce_mv_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+                                    s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
     zero_momentum_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.v[0].get(),
                                                  s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
                                                  1.0 / masstotal, make_int3(x, y, z));
