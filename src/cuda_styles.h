@@ -26,27 +26,27 @@
 
 namespace LAMMPS_NS {
 
-class PairLJCutCuda : public PairLJCut, public DevicePair {
+class PairLJCutCuda : public PairLJCut, public DeviceForce {
  public:
   PairLJCutCuda(class LAMMPS *lmp) : PairLJCut(lmp) {}
   void init_style() override;
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
-class PairTableR2Cuda : public PairTableR2, public DevicePair {
+class PairTableR2Cuda : public PairTableR2, public DeviceForce {
  public:
   PairTableR2Cuda(class LAMMPS *lmp) : PairTableR2(lmp) {}
   void init_style() override;
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
-class PairGaussCuda : public PairGauss, public DevicePair {
+class PairGaussCuda : public PairGauss, public DeviceForce {
  public:
   PairGaussCuda(class LAMMPS *lmp) : PairGauss(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
-class PairHarmonicCutCuda : public PairHarmonicCut, public DevicePair {
+class PairHarmonicCutCuda : public PairHarmonicCut, public DeviceForce {
  public:
   PairHarmonicCutCuda(class LAMMPS *lmp) : PairHarmonicCut(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
@@ -54,37 +54,37 @@ class PairHarmonicCutCuda : public PairHarmonicCut, public DevicePair {
 
 // pair dpd with a counter-based random number per pair and step (shared by the pair's
 // two atoms): the noise differs from the CPU style's, its statistics do not
-class PairDPDCuda : public PairDPD, public DevicePair {
+class PairDPDCuda : public PairDPD, public DeviceForce {
  public:
   PairDPDCuda(class LAMMPS *lmp) : PairDPD(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
-class BondHarmonicCuda : public BondHarmonic, public DeviceBond {
+class BondHarmonicCuda : public BondHarmonic, public DeviceForce {
  public:
   BondHarmonicCuda(class LAMMPS *lmp) : BondHarmonic(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
-class BondFENECuda : public BondFENE, public DeviceBond {
+class BondFENECuda : public BondFENE, public DeviceForce {
  public:
   BondFENECuda(class LAMMPS *lmp) : BondFENE(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
-class AngleHarmonicCuda : public AngleHarmonic, public DeviceAngle {
+class AngleHarmonicCuda : public AngleHarmonic, public DeviceForce {
  public:
   AngleHarmonicCuda(class LAMMPS *lmp) : AngleHarmonic(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
-class AngleCosineSquaredCuda : public AngleCosineSquared, public DeviceAngle {
+class AngleCosineSquaredCuda : public AngleCosineSquared, public DeviceForce {
  public:
   AngleCosineSquaredCuda(class LAMMPS *lmp) : AngleCosineSquared(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
-class DihedralHarmonicCuda : public DihedralHarmonic, public DeviceDihedral {
+class DihedralHarmonicCuda : public DihedralHarmonic, public DeviceForce {
  public:
   DihedralHarmonicCuda(class LAMMPS *lmp) : DihedralHarmonic(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
@@ -92,7 +92,7 @@ class DihedralHarmonicCuda : public DihedralHarmonic, public DeviceDihedral {
 
 // the torsion of dihedral charmm; its 1-4 Lennard-Jones part (weight > 0) has no device
 // part yet, so all weights must be 0 (Xu et al.'s polyethylene uses the cos form alone)
-class DihedralCharmmCuda : public DihedralCharmm, public DeviceDihedral {
+class DihedralCharmmCuda : public DihedralCharmm, public DeviceForce {
  public:
   DihedralCharmmCuda(class LAMMPS *lmp) : DihedralCharmm(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;

@@ -15,35 +15,11 @@ namespace cuda {
 
 namespace LAMMPS_NS {
 
-// pair and bond styles hand their parameters to the engine once per run setup;
-// the engine's force kernels then use them every step
-class DevicePair {
+// pair, bond, angle and dihedral styles hand their parameters to the engine once per
+// run setup; the engine's force kernels then use them every step
+class DeviceForce {
  protected:
-  ~DevicePair() = default;    // never deleted through the interface
-
- public:
-  virtual void device_setup(mesogpu::cuda::Engine &engine) = 0;
-};
-
-class DeviceBond {
- protected:
-  ~DeviceBond() = default;    // never deleted through the interface
-
- public:
-  virtual void device_setup(mesogpu::cuda::Engine &engine) = 0;
-};
-
-class DeviceAngle {
- protected:
-  ~DeviceAngle() = default;    // never deleted through the interface
-
- public:
-  virtual void device_setup(mesogpu::cuda::Engine &engine) = 0;
-};
-
-class DeviceDihedral {
- protected:
-  ~DeviceDihedral() = default;    // never deleted through the interface
+  ~DeviceForce() = default;    // never deleted through the interface
 
  public:
   virtual void device_setup(mesogpu::cuda::Engine &engine) = 0;

@@ -65,29 +65,20 @@ void VerletCuda::check_styles()
                "per-atom masses)",
                atom->atom_style);
 
-  if (force->pair && !dynamic_cast<DevicePair *>(force->pair))
-    error->all(
-        FLERR,
-        "run_style verlet/cuda: pair style {} has no device part (device pair styles: "
-        "lj/cut/cuda, table/r2/cuda, gauss/cuda, harmonic/cut/cuda, dpd/cuda; run with -sf cuda to "
-        "pick them)",
-        force->pair_style);
-  if (force->bond && !dynamic_cast<DeviceBond *>(force->bond))
-    error->all(FLERR,
-               "run_style verlet/cuda: bond style {} has no device part (device bond styles: "
-               "harmonic/cuda, fene/cuda)",
-               force->bond_style);
-  if (force->angle && !dynamic_cast<DeviceAngle *>(force->angle))
-    error->all(FLERR,
-               "run_style verlet/cuda: angle style {} has no device part (device angle styles: "
-               "harmonic/cuda, cosine/squared/cuda)",
-               force->angle_style);
-  if (force->dihedral && !dynamic_cast<DeviceDihedral *>(force->dihedral))
-    error->all(
-        FLERR,
-        "run_style verlet/cuda: dihedral style {} has no device part (device dihedral styles: "
-        "harmonic/cuda, charmm/cuda)",
-        force->dihedral_style);
+  // a force style without a device part is named, with the device styles of its kind
+  auto require_device = [&](auto *style, const char *kind, const char *name,
+                            const char *available) {
+    if (style && !dynamic_cast<DeviceForce *>(style))
+      error->all(FLERR,
+                 "run_style verlet/cuda: {} style {} has no device part (device {} styles: {}; run "
+                 "with -sf cuda to pick them)",
+                 kind, name, kind, available);
+  };
+  require_device(force->pair, "pair", force->pair_style,
+                 "lj/cut/cuda, table/r2/cuda, gauss/cuda, harmonic/cut/cuda, dpd/cuda");
+  require_device(force->bond, "bond", force->bond_style, "harmonic/cuda, fene/cuda");
+  require_device(force->angle, "angle", force->angle_style, "harmonic/cuda, cosine/squared/cuda");
+  require_device(force->dihedral, "dihedral", force->dihedral_style, "harmonic/cuda, charmm/cuda");
   if (force->improper)
     error->all(FLERR, "run_style verlet/cuda: improper style {} has no device part yet",
                force->improper_style);
@@ -215,7 +206,7 @@ void VerletCuda::upload()
         }
       }
       engine->upload_bonds(nb.data(), partner.data(), btype.data(), maxbond);
-      dynamic_cast<DeviceBond *>(force->bond)->device_setup(*engine);
+      dynamic_cast<DeviceForce *>(force->bond)->device_setup(*engine);
     }
 
     // angles and dihedrals: every atom of each one lists it (stored once per angle with
@@ -259,7 +250,7 @@ void VerletCuda::upload()
           [&](const int *c, const int *at, const int *t, int m) {
             engine->upload_angles(c, at, t, m);
           });
-      dynamic_cast<DeviceAngle *>(force->angle)->device_setup(*engine);
+      dynamic_cast<DeviceForce *>(force->angle)->device_setup(*engine);
     }
     if (force->dihedral && atom->ndihedrals > 0) {
       upload_topology(
@@ -274,7 +265,7 @@ void VerletCuda::upload()
           [&](const int *c, const int *at, const int *t, int m) {
             engine->upload_dihedrals(c, at, t, m);
           });
-      dynamic_cast<DeviceDihedral *>(force->dihedral)->device_setup(*engine);
+      dynamic_cast<DeviceForce *>(force->dihedral)->device_setup(*engine);
     }
 
     std::vector<double> cutneighsq((ntypes + 1) * (ntypes + 1), 0.0);
@@ -286,7 +277,7 @@ void VerletCuda::upload()
     engine->set_sort(atom->sortfreq);
     engine->set_neighbor(neighbor->cutneighmax, neighbor->skin, cutneighsq, neighbor->every,
                          neighbor->delay, neighbor->dist_check != 0);
-    if (force->pair) dynamic_cast<DevicePair *>(force->pair)->device_setup(*engine);
+    if (force->pair) dynamic_cast<DeviceForce *>(force->pair)->device_setup(*engine);
     for (auto &ifix : modify->get_fix_list())
       if (auto *dfix = dynamic_cast<DeviceFix *>(ifix)) dfix->device_setup(*engine);
     engine->build_neighbor_list();
