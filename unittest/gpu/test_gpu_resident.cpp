@@ -13,6 +13,7 @@
 #include "library.h"
 #include "update.h"
 
+#include "lmp_session.h"
 #include "mesogpu_cuda.h"
 #include "precision.h"
 
@@ -62,42 +63,8 @@ std::string potentials_dir()
   return source_dir() + "/potentials";
 }
 
-struct Lmp {
-  LAMMPS *lmp;
-  explicit Lmp(bool suffix = false)
-  {
-    LAMMPS::argv args = {"gpu", "-log", "none", "-echo", "none", "-screen", "none", "-nocite"};
-    if (suffix) {
-      args.push_back("-sf");
-      args.push_back("cuda");
-    }
-    lmp = new LAMMPS(args, MPI_COMM_WORLD);
-  }
-  ~Lmp() { delete lmp; }
-  void cmd(const std::string &s) { lmp->input->one(s); }
-  void cmds(const std::vector<std::string> &v)
-  {
-    for (auto &s : v) cmd(s);
-  }
-  std::string error_of(const std::string &s)
-  {
-    try {
-      cmd(s);
-    } catch (std::exception &e) {
-      return e.what();
-    }
-    return "";
-  }
-  double thermo(const char *what) { return lammps_get_thermo(lmp, what); }
-  // an equal-style variable evaluated now on the host data (synced at the end of a run)
-  double variable(const char *name)
-  {
-    auto *p = (double *) lammps_extract_variable(lmp, name, nullptr);
-    if (!p) return NAN;
-    const double v = *p;
-    lammps_free(p);
-    return v;
-  }
+struct Lmp : LmpSession {
+  using LmpSession::LmpSession;
   // per-atom array in tag order
   std::vector<double> peratom(double **a)
   {

@@ -9,6 +9,7 @@
 #include "library.h"
 #include "update.h"
 
+#include "lmp_session.h"
 #include "mesogpu_cuda.h"
 
 #include "gtest/gtest.h"
@@ -20,35 +21,14 @@
 using LAMMPS_NS::LAMMPS;
 
 namespace {
-struct Lmp {
-  LAMMPS *lmp;
-  explicit Lmp(bool suffix = false)
-  {
-    LAMMPS::argv args = {"test", "-log", "none", "-echo", "none", "-screen", "none", "-nocite"};
-    if (suffix) {
-      args.push_back("-sf");
-      args.push_back("cuda");
-    }
-    lmp = new LAMMPS(args, MPI_COMM_WORLD);
-  }
-  ~Lmp() { delete lmp; }
-  void cmd(const std::string &s) { lmp->input->one(s); }
-  std::string error_of(const std::string &s)
-  {
-    try {
-      cmd(s);
-    } catch (std::exception &e) {
-      return e.what();
-    }
-    return "";
-  }
+struct Lmp : LmpSession {
+  using LmpSession::LmpSession;
   void lj()
   {
-    for (const char *c : {"units lj", "atom_style bond", "lattice fcc 0.8442",
-                          "region box block 0 5 0 5 0 5", "create_box 1 box bond/types 1",
-                          "create_atoms 1 box", "mass 1 1.0", "velocity all create 1.0 1 loop geom",
-                          "pair_style lj/cut 2.5", "pair_coeff 1 1 1.0 1.0", "fix 1 all nve"})
-      cmd(c);
+    cmds({"units lj", "atom_style bond", "lattice fcc 0.8442", "region box block 0 5 0 5 0 5",
+          "create_box 1 box bond/types 1", "create_atoms 1 box", "mass 1 1.0",
+          "velocity all create 1.0 1 loop geom", "pair_style lj/cut 2.5", "pair_coeff 1 1 1.0 1.0",
+          "fix 1 all nve"});
   }
 };
 }    // namespace
@@ -61,7 +41,8 @@ TEST(CudaStyles, Registered)
     EXPECT_TRUE(info.has_style("pair", p)) << p;
   EXPECT_TRUE(info.has_style("bond", "harmonic/cuda"));
   EXPECT_TRUE(info.has_style("bond", "fene/cuda"));
-  for (const char *f : {"nve/cuda", "nvt/cuda", "langevin/cuda", "temp/berendsen/cuda", "momentum/cuda"})
+  for (const char *f :
+       {"nve/cuda", "nvt/cuda", "langevin/cuda", "temp/berendsen/cuda", "momentum/cuda"})
     EXPECT_TRUE(info.has_style("fix", f)) << f;
 }
 
