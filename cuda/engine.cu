@@ -484,7 +484,15 @@ namespace cuda {
     {
       __shared__ double sh[N][BLOCK];
       const int t = threadIdx.x;
-      block_sum_to(a, out);
+      for (int c = 0; c < N; ++c) sh[c][t] = a[c];
+      __syncthreads();
+      for (int w = BLOCK / 2; w > 0; w >>= 1) {
+        if (t < w)
+          for (int c = 0; c < N; ++c) sh[c][t] += sh[c][t + w];
+        __syncthreads();
+      }
+      if (t == 0)
+        for (int c = 0; c < N; ++c) atomicAdd(&out[c], sh[c][0]);
     }
 
     // sum over the group of m v^2 (slot 0) and m v (slots 1..3), double
