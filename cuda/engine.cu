@@ -1400,6 +1400,28 @@ namespace cuda {
     return r;
   }
 
+  void Engine::download_per_atom_ev(ForceKind kind, double *energy, double *virial) const
+  {
+    const Impl &s = *impl;
+    if (!s.ev_valid)
+      throw std::runtime_error(
+          "mesogpu: per-atom energy/virial requested on a step that did not compute them");
+    const PerAtomEVStore *stores[4] = {&s.ev_pair, &s.ev_bond, &s.ev_angle, &s.ev_dihedral};
+    const PerAtomEVStore &st = *stores[static_cast<int>(kind)];
+    MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+    std::vector<acc> buf(s.n);
+    const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]
+    for (int c = 0; c < 7; ++c) {
+      double *out = c == 0 ? energy : virial;
+      if (!out) continue;
+      st.a[c].download(buf.data(), s.n);
+      if (c == 0)
+        for (int i = 0; i < s.n; ++i) out[o[i]] = buf[i];
+      else
+        for (int i = 0; i < s.n; ++i) out[6 * o[i] + c - 1] = buf[i];
+    }
+  }
+
   void Engine::upload_mask(const int *mask)
   {
     impl->mask.upload(mask, impl->n);

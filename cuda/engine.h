@@ -128,6 +128,12 @@ namespace cuda {
     // f = pair + bond forces; with energy_virial, per-atom energies and virials too
     void compute_forces(bool energy_virial);
     EnergyVirial reduce_energy_virial();
+    // per-atom energies and virials of one force kind (as LAMMPS splits them: half of a
+    // pair or bond, a third of an angle, a quarter of a dihedral to each atom), in LAMMPS
+    // order: e n values, virial 6 n values (xx, yy, zz, xy, xz, yz per atom); either may
+    // be null. Valid after compute_forces(true).
+    enum class ForceKind { pair = 0, bond = 1, angle = 2, dihedral = 3 };
+    void download_per_atom_ev(ForceKind kind, double *energy, double *virial) const;
 
     // --- integrators -----------------------------------------------------------------
     // fix nve on the atoms whose mask has groupbit (upload_mask first)
@@ -151,7 +157,8 @@ namespace cuda {
     // angular momentum and inertia tensor about xcm (I as xx, yy, zz, xy, yz, xz);
     // v -= omega x (x_unwrapped - xcm)
     void group_mass_moment(int groupbit, double sum_mx[3]);
-    void group_angmom_inertia(int groupbit, const double xcm[3], double angmom[3], double inertia[6]);
+    void group_angmom_inertia(int groupbit, const double xcm[3], double angmom[3],
+                              double inertia[6]);
     void subtract_rotation(int groupbit, const double xcm[3], const double omega[3]);
     // fix momentum linear: remove the centre-of-mass velocity of the group
     void zero_momentum(int groupbit, double masstotal, bool x, bool y, bool z);

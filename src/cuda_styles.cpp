@@ -12,6 +12,7 @@
 #include "compute.h"
 #include "group.h"
 #include "update.h"
+#include "verlet_cuda.h"
 
 #include <cstring>
 
@@ -32,6 +33,11 @@ void warn_if_host(LAMMPS *lmp, const char *kind, const char *style)
                         "{} style {} computes on the host because run_style is '{}'; use the "
                         "-sf cuda command-line switch or 'run_style verlet/cuda'",
                         kind, style, lmp->update->integrate_style);
+}
+// compute temp or temp/cuda (the same temperature): what the device thermostats reproduce
+bool is_plain_temp(const Compute *c)
+{
+  return strcmp(c->style, "temp") == 0 || strcmp(c->style, "temp/cuda") == 0;
 }
 }    // namespace
 
@@ -197,8 +203,7 @@ void FixLangevinCuda::device_post_force(Engine &engine)
 void FixNVTCuda::device_setup(Engine &)
 {
   if (pstat_flag) error->all(FLERR, "Fix nvt/cuda: pressure control is not supported");
-  if (which != NOBIAS_TEMPERATURE || strcmp(temperature->style, "temp") != 0 ||
-      temperature->igroup != igroup)
+  if (which != NOBIAS_TEMPERATURE || !is_plain_temp(temperature) || temperature->igroup != igroup)
     error->all(FLERR,
                "Fix nvt/cuda needs its temperature from compute temp on the fix group (no bias)");
 }
@@ -236,8 +241,7 @@ void FixTempBerendsenCuda::device_setup(Engine &)
 {
   if (tstyle != TSTYLE_CONSTANT)
     error->all(FLERR, "Fix temp/berendsen/cuda: the target temperature must be constant or a ramp");
-  if (which != NOBIAS_TEMPERATURE || strcmp(temperature->style, "temp") != 0 ||
-      temperature->igroup != igroup)
+  if (which != NOBIAS_TEMPERATURE || !is_plain_temp(temperature) || temperature->igroup != igroup)
     error->all(FLERR,
                "Fix temp/berendsen/cuda needs its temperature from compute temp on the fix group "
                "(no bias)");
@@ -355,4 +359,47 @@ void DihedralCharmmCuda::device_setup(Engine &engine)
                  "supports weight 0 only (the torsion alone)",
                  t, weight[t]);
   engine.set_dihedral(dihedral_params(atom->ndihedraltypes, k, cos_shift, sin_shift, multiplicity));
+}
+
+/* ---------------------------------------------------------------------- */
+
+void LAMMPS_NS::device_per_atom_arrays(Engine &engine, int kind, LAMMPS *lmp, double *eatom,
+                                       double **vatom)
+{
+  const int nlocal = lmp->atom->nlocal;
+  std::vector<double> v(vatom ? 6 * (size_t) nlocal : 0);
+  engine.download_per_atom_ev(static_cast<Engine::ForceKind>(kind), eatom,
+                              vatom ? v.data() : nullptr);
+  if (vatom)
+    for (int i = 0; i < nlocal; i++)
+      for (int k = 0; k < 6; k++) vatom[i][k] = v[6 * (size_t) i + k];
+}
+
+/* ---------------------------------------------------------------------- */
+
+double ComputeTempCuda::compute_scalar()
+{
+  auto *verlet = dynamic_cast<VerletCuda *>(update->integrate);
+  Engine *engine = verlet ? verlet->engine_ahead_of_host() : nullptr;
+  if (!engine) return ComputeTemp::compute_scalar();
+
+  // ComputeTemp::compute_scalar() with the sum of m v^2 from the device (one rank)
+  invoked_scalar = update->ntimestep;
+  try {
+    scalar = engine->kinetic_sum(groupbit);
+  } catch (std::runtime_error &e) {
+    error->all(FLERR, "Compute temp/cuda: {}", e.what());
+  }
+  if (dynamic) dof_compute();
+  if (dof < 0.0 && natoms_temp > 0.0)
+    error->all(FLERR, "Temperature compute degrees of freedom < 0");
+  scalar *= tfactor;
+  return scalar;
+}
+
+void ComputeTempCuda::compute_vector()
+{
+  // the kinetic tensor (pressure components) from host velocities: sync first
+  if (auto *verlet = dynamic_cast<VerletCuda *>(update->integrate)) verlet->sync_atoms();
+  ComputeTemp::compute_vector();
 }

@@ -15,6 +15,7 @@
 #include "MOLECULE/bond_harmonic.h"
 #include "MOLECULE/dihedral_charmm.h"
 #include "MOLECULE/dihedral_harmonic.h"
+#include "compute_temp.h"
 #include "device_styles.h"
 #include "fix_langevin.h"
 #include "fix_momentum.h"
@@ -26,8 +27,27 @@
 
 namespace LAMMPS_NS {
 
+// per-atom energies and virials of one force kind from the engine into a style's
+// eatom / vatom (either may be null); kind: 0 pair, 1 bond, 2 angle, 3 dihedral
+void device_per_atom_arrays(mesogpu::cuda::Engine &engine, int kind, class LAMMPS *lmp,
+                            double *eatom, double **vatom);
+#define MESOGPU_DEVICE_PER_ATOM_KIND_pair 0
+#define MESOGPU_DEVICE_PER_ATOM_KIND_bond 1
+#define MESOGPU_DEVICE_PER_ATOM_KIND_angle 2
+#define MESOGPU_DEVICE_PER_ATOM_KIND_dihedral 3
+// the DeviceForce per-atom hook: it needs the style's protected ev_setup, so each /cuda
+// force class gets it in its own body
+#define MESOGPU_DEVICE_PER_ATOM(KIND)                                                              \
+  void device_per_atom(mesogpu::cuda::Engine &engine, int eflag, int vflag) override               \
+  {                                                                                                \
+    ev_setup(eflag, vflag);                                                                        \
+    device_per_atom_arrays(engine, MESOGPU_DEVICE_PER_ATOM_KIND_##KIND, lmp,                       \
+                           eflag_atom ? eatom : nullptr, vflag_atom ? vatom : nullptr);            \
+  }
+
 class PairLJCutCuda : public PairLJCut, public DeviceForce {
  public:
+  MESOGPU_DEVICE_PER_ATOM(pair)
   PairLJCutCuda(class LAMMPS *lmp) : PairLJCut(lmp) {}
   void init_style() override;
   void device_setup(mesogpu::cuda::Engine &engine) override;
@@ -35,6 +55,7 @@ class PairLJCutCuda : public PairLJCut, public DeviceForce {
 
 class PairTableR2Cuda : public PairTableR2, public DeviceForce {
  public:
+  MESOGPU_DEVICE_PER_ATOM(pair)
   PairTableR2Cuda(class LAMMPS *lmp) : PairTableR2(lmp) {}
   void init_style() override;
   void device_setup(mesogpu::cuda::Engine &engine) override;
@@ -42,12 +63,14 @@ class PairTableR2Cuda : public PairTableR2, public DeviceForce {
 
 class PairGaussCuda : public PairGauss, public DeviceForce {
  public:
+  MESOGPU_DEVICE_PER_ATOM(pair)
   PairGaussCuda(class LAMMPS *lmp) : PairGauss(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
 class PairHarmonicCutCuda : public PairHarmonicCut, public DeviceForce {
  public:
+  MESOGPU_DEVICE_PER_ATOM(pair)
   PairHarmonicCutCuda(class LAMMPS *lmp) : PairHarmonicCut(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
@@ -56,36 +79,42 @@ class PairHarmonicCutCuda : public PairHarmonicCut, public DeviceForce {
 // two atoms): the noise differs from the CPU style's, its statistics do not
 class PairDPDCuda : public PairDPD, public DeviceForce {
  public:
+  MESOGPU_DEVICE_PER_ATOM(pair)
   PairDPDCuda(class LAMMPS *lmp) : PairDPD(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
 class BondHarmonicCuda : public BondHarmonic, public DeviceForce {
  public:
+  MESOGPU_DEVICE_PER_ATOM(bond)
   BondHarmonicCuda(class LAMMPS *lmp) : BondHarmonic(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
 class BondFENECuda : public BondFENE, public DeviceForce {
  public:
+  MESOGPU_DEVICE_PER_ATOM(bond)
   BondFENECuda(class LAMMPS *lmp) : BondFENE(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
 class AngleHarmonicCuda : public AngleHarmonic, public DeviceForce {
  public:
+  MESOGPU_DEVICE_PER_ATOM(angle)
   AngleHarmonicCuda(class LAMMPS *lmp) : AngleHarmonic(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
 class AngleCosineSquaredCuda : public AngleCosineSquared, public DeviceForce {
  public:
+  MESOGPU_DEVICE_PER_ATOM(angle)
   AngleCosineSquaredCuda(class LAMMPS *lmp) : AngleCosineSquared(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
 
 class DihedralHarmonicCuda : public DihedralHarmonic, public DeviceForce {
  public:
+  MESOGPU_DEVICE_PER_ATOM(dihedral)
   DihedralHarmonicCuda(class LAMMPS *lmp) : DihedralHarmonic(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
@@ -94,6 +123,7 @@ class DihedralHarmonicCuda : public DihedralHarmonic, public DeviceForce {
 // part yet, so all weights must be 0 (Xu et al.'s polyethylene uses the cos form alone)
 class DihedralCharmmCuda : public DihedralCharmm, public DeviceForce {
  public:
+  MESOGPU_DEVICE_PER_ATOM(dihedral)
   DihedralCharmmCuda(class LAMMPS *lmp) : DihedralCharmm(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
 };
@@ -146,6 +176,16 @@ class FixMomentumCuda : public FixMomentum, public DeviceFix {
   FixMomentumCuda(class LAMMPS *lmp, int narg, char **arg) : FixMomentum(lmp, narg, arg) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
   void device_end_of_step(mesogpu::cuda::Engine &engine) override;
+};
+
+// compute temp whose scalar comes from a device reduction while a resident run holds
+// the velocities on the GPU (thermo steps then need no download); the thermo
+// temperature under -sf cuda. Anywhere else it is compute temp.
+class ComputeTempCuda : public ComputeTemp {
+ public:
+  ComputeTempCuda(class LAMMPS *lmp, int narg, char **arg) : ComputeTemp(lmp, narg, arg) {}
+  double compute_scalar() override;
+  void compute_vector() override;
 };
 
 }    // namespace LAMMPS_NS

@@ -23,6 +23,9 @@ class DeviceForce {
 
  public:
   virtual void device_setup(mesogpu::cuda::Engine &engine) = 0;
+  // per-atom energy and virial of this style into its eatom/vatom arrays (for compute
+  // pe/atom and stress/atom): the style's ev_setup(eflag, vflag) and the engine's arrays
+  virtual void device_per_atom(mesogpu::cuda::Engine &engine, int eflag, int vflag) = 0;
 };
 
 // fixes act at the integrate stages of the step on device data

@@ -6,6 +6,7 @@
 #include "atom.h"
 #include "bond.h"
 #include "comm.h"
+#include "cuda_styles.h"
 #include "device_styles.h"
 #include "dihedral.h"
 #include "domain.h"
@@ -16,9 +17,11 @@
 #include "improper.h"
 #include "kspace.h"
 #include "modify.h"
+#include "neigh_request.h"
 #include "neighbor.h"
 #include "output.h"
 #include "pair.h"
+#include "thermo.h"
 #include "timer.h"
 #include "update.h"
 
@@ -30,7 +33,10 @@ using namespace FixConst;
 
 /* ---------------------------------------------------------------------- */
 
-VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) : Verlet(lmp, narg, arg), synced(true) {}
+VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
+    Verlet(lmp, narg, arg), synced(true), thermo_device_only(false), host_lists_needed(false)
+{
+}
 
 VerletCuda::~VerletCuda() = default;
 
@@ -93,16 +99,28 @@ void VerletCuda::check_styles()
   fix_post_force.clear();
   fix_final.clear();
   fix_end_of_step.clear();
+  // host fixes that only read the system at the end of a step (and write files or
+  // their own averages): they run on synced host arrays at their steps
+  static const char *const observers[] = {
+      "ave/time",           "ave/chunk", "ave/histo", "ave/histo/weight", "ave/correlate",
+      "ave/correlate/long", "ave/atom",  "print",     "vector",           "halt"};
   for (auto &ifix : modify->get_fix_list()) {
     auto *dfix = dynamic_cast<DeviceFix *>(ifix);
     if (!dfix) {
+      bool observer = false;
+      for (const char *name : observers) observer |= strcmp(ifix->style, name) == 0;
+      if (observer && (ifix->setmask() & per_step) == END_OF_STEP) {
+        fix_end_of_step.push_back({ifix, nullptr});
+        continue;
+      }
       if (ifix->setmask() & per_step)
         error->all(
             FLERR,
             "run_style verlet/cuda: fix {} (style {}) acts during the step and has no device "
             "part (device fixes: nve/cuda, nvt/cuda, langevin/cuda, temp/berendsen/cuda, "
-            "momentum/cuda; run "
-            "with -sf cuda to pick them)",
+            "momentum/cuda; host fixes that only observe at the end of a step: ave/time, "
+            "ave/chunk, ave/histo, ave/correlate, ave/atom, print, vector, halt; run "
+            "with -sf cuda to pick the device fixes)",
             ifix->id, ifix->style);
       continue;
     }
@@ -116,8 +134,41 @@ void VerletCuda::check_styles()
     if (mask & INITIAL_INTEGRATE) fix_initial.push_back(dfix);
     if (mask & POST_FORCE) fix_post_force.push_back(dfix);
     if (mask & FINAL_INTEGRATE) fix_final.push_back(dfix);
-    if (mask & END_OF_STEP) fix_end_of_step.push_back({dfix, ifix->nevery});
+    if (mask & END_OF_STEP) fix_end_of_step.push_back({ifix, dfix});
   }
+}
+
+/* ----------------------------------------------------------------------
+   a thermo line can be printed from device reductions alone when each keyword is
+   one of those below (energies, pressure and temperature are reduced on the device;
+   box and counts live on the host) and the temperature is compute temp/cuda;
+   anything else (c_, f_, v_, fmax, tensor components, thermo_modify) syncs first
+------------------------------------------------------------------------- */
+
+void VerletCuda::check_thermo()
+{
+  static const char *const device_keywords[] = {
+      "Step",     "Elapsed", "Elaplong",  "Dt",      "Time",        "CPU",    "T/CPU",
+      "S/CPU",    "%CPU",    "CPULeft",   "Part",    "TimeoutLeft", "Atoms",  "Temp",
+      "Press",    "PotEng",  "KinEng",    "TotEng",  "E_vdwl",      "E_coul", "E_pair",
+      "E_bond",   "E_angle", "E_dihed",   "E_impro", "E_mol",       "E_long", "E_tail",
+      "Enthalpy", "Ecouple", "Econserve", "Volume",  "Density",     "Lx",     "Ly",
+      "Lz",       "Xlo",     "Xhi",       "Ylo",     "Yhi",         "Zlo",    "Zhi",
+      "Bonds",    "Angles",  "Diheds",    "Impros",  "Nbuild",      "Ndanger"};
+  host_lists_needed = false;
+  for (int i = 0; i < neighbor->nrequest; i++)
+    if (neighbor->requests[i]->get_requestor() != force->pair) host_lists_needed = true;
+
+  thermo_device_only = false;
+  if (!output->thermo || output->thermo->modified) return;
+  auto *temp = modify->get_compute_by_id("thermo_temp");
+  if (!temp || !dynamic_cast<ComputeTempCuda *>(temp)) return;
+  for (const auto &key : output->thermo->get_keywords()) {
+    bool ok = false;
+    for (const char *name : device_keywords) ok |= key == name;
+    if (!ok) return;
+  }
+  thermo_device_only = true;
 }
 
 void VerletCuda::init()
@@ -299,6 +350,7 @@ void VerletCuda::setup(int flag)
   if (neighbor->exclude)
     error->all(FLERR, "run_style verlet/cuda does not support 'neigh_modify exclude' yet");
   upload();
+  check_thermo();
   synced = true;
 }
 
@@ -309,22 +361,69 @@ void VerletCuda::setup_minimal(int flag)
   if (neighbor->exclude)
     error->all(FLERR, "run_style verlet/cuda does not support 'neigh_modify exclude' yet");
   upload();
+  check_thermo();
   synced = true;
 }
 
 /* ----------------------------------------------------------------------
-   bring host arrays up to date; energies and virial from device reductions
+   bring host arrays up to date
 ------------------------------------------------------------------------- */
 
-void VerletCuda::sync_to_host(bool energy_virial)
+void VerletCuda::sync_atoms()
 {
+  if (synced || !engine) return;
   const int n = atom->nlocal;
   std::vector<int> image(3 * n);
   try {
     engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr,
                            n ? atom->f[0] : nullptr, image.data());
     engine->check_errors();
-    if (energy_virial) {
+  } catch (std::runtime_error &e) {
+    error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
+  }
+}
+
+void VerletCuda::sync_for_host_code()
+{
+  if (synced) return;
+  sync_atoms();
+  if (!host_lists_needed) return;
+  // one rank: the atoms stay where they are (pbc wraps them into the box), so LAMMPS
+  // order and the device map are unchanged; ghosts and lists are rebuilt
+  domain->pbc();
+  comm->exchange();
+  comm->borders();
+  neighbor->build(1);
+}
+
+/* ----------------------------------------------------------------------
+   per-atom energies/virials into the styles' eatom/vatom (compute pe/atom,
+   stress/atom read them at output or end-of-step)
+------------------------------------------------------------------------- */
+
+void VerletCuda::publish_per_atom(int eflag_, int vflag_)
+{
+  try {
+    auto per_atom = [&](auto *style) {
+      if (style) dynamic_cast<DeviceForce *>(style)->device_per_atom(*engine, eflag_, vflag_);
+    };
+    per_atom(force->pair);
+    per_atom(force->bond);
+    per_atom(force->angle);
+    per_atom(force->dihedral);
+  } catch (std::runtime_error &e) {
+    error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
+  }
+}
+
+/* ----------------------------------------------------------------------
+   global energies and virial from device reductions into the force styles
+------------------------------------------------------------------------- */
+
+void VerletCuda::publish_energy_virial()
+{
+  try {
+    {
       const mesogpu::cuda::EnergyVirial ev = engine->reduce_energy_virial();
       if (force->pair) {
         force->pair->eng_vdwl = ev.e_pair;
@@ -347,11 +446,6 @@ void VerletCuda::sync_to_host(bool energy_virial)
   } catch (std::runtime_error &e) {
     error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
   }
-  for (int i = 0; i < n; i++)
-    atom->image[i] = ((imageint) (image[3 * i] + IMGMAX) & IMGMASK) |
-                     (((imageint) (image[3 * i + 1] + IMGMAX) & IMGMASK) << IMGBITS) |
-                     (((imageint) (image[3 * i + 2] + IMGMAX) & IMGMASK) << IMG2BITS);
-  synced = true;
 }
 
 /* ----------------------------------------------------------------------
@@ -369,9 +463,9 @@ void VerletCuda::run(int n)
       }
       const bigint ntimestep = ++update->ntimestep;
       ev_set(ntimestep);
-      if ((eflag & ENERGY_ATOM) || (vflag & (VIRIAL_ATOM | VIRIAL_CENTROID)))
-        error->all(FLERR, "run_style verlet/cuda: per-atom energy or virial (compute pe/atom, "
-                          "stress/atom) is not supported in resident runs yet");
+      if (vflag & VIRIAL_CENTROID)
+        error->all(FLERR, "run_style verlet/cuda: the centroid per-atom virial (compute "
+                          "centroid/stress/atom) is not supported in resident runs");
       synced = false;
 
       for (auto *f : fix_initial) f->device_initial_integrate(*engine);
@@ -387,14 +481,28 @@ void VerletCuda::run(int n)
 
       engine->set_step(ntimestep, update->dt);
       engine->compute_forces(eflag || vflag);
+      if ((eflag & ENERGY_ATOM) || (vflag & VIRIAL_ATOM)) publish_per_atom(eflag, vflag);
+      if (eflag || vflag) publish_energy_virial();    // a few device sums, no atom data
 
       for (auto *f : fix_post_force) f->device_post_force(*engine);
       for (auto *f : fix_final) f->device_final_integrate(*engine);
-      for (auto &f : fix_end_of_step)
-        if (ntimestep % f.second == 0) f.first->device_end_of_step(*engine);
+      for (auto &f : fix_end_of_step) {
+        if (ntimestep % f.fix->nevery) continue;
+        if (f.device) {
+          f.device->device_end_of_step(*engine);
+          synced = false;
+        } else {
+          sync_for_host_code();
+          f.fix->end_of_step();
+        }
+      }
 
       if (ntimestep == output->next) {
-        sync_to_host(eflag || vflag);
+        // a thermo-only step with device-computable keywords needs no atom download
+        const bool thermo_only = output->next_thermo == ntimestep &&
+                                 output->next_dump_any != ntimestep &&
+                                 output->next_restart != ntimestep;
+        if (!(thermo_only && thermo_device_only)) sync_for_host_code();
         timer->stamp();
         output->write(ntimestep);
         timer->stamp(Timer::OUTPUT);
@@ -410,6 +518,6 @@ void VerletCuda::run(int n)
 
 void VerletCuda::cleanup()
 {
-  if (!synced) sync_to_host(false);
+  sync_atoms();
   Verlet::cleanup();
 }

@@ -33,16 +33,35 @@ class VerletCuda : public Verlet {
   void run(int) override;
   void cleanup() override;
 
+  // the engine while the device state is ahead of the host arrays (during a run,
+  // between syncs), else null: device-aware computes (temp/cuda) ask it for reductions
+  mesogpu::cuda::Engine *engine_ahead_of_host() const { return synced ? nullptr : engine.get(); }
+  // bring x, v, f and images on the host up to date (no-op when already synced)
+  void sync_atoms();
+  // sync_atoms(), then ghost atoms and host neighbour lists as at a reneighboring step
+  // when a compute or fix uses its own list (so rdf, cluster/atom... see current data)
+  void sync_for_host_code();
+
  protected:
   std::unique_ptr<mesogpu::cuda::Engine> engine;
   std::vector<DeviceFix *> fix_initial, fix_post_force, fix_final;
-  std::vector<std::pair<DeviceFix *, int>> fix_end_of_step;    // with the fix's nevery
+  // end-of-step fixes in LAMMPS's order: device fixes, and host fixes that only observe
+  // (ave/time, print, ...), which get synced host arrays before they run
+  struct EndOfStep {
+    class Fix *fix;
+    DeviceFix *device;    // null: a host observer
+  };
+  std::vector<EndOfStep> fix_end_of_step;
   std::vector<int> tag_to_index;
-  bool synced;    // host arrays hold the current device state
+  bool synced;                // host arrays hold the current device state
+  bool thermo_device_only;    // thermo output needs only device reductions, no download
+  bool host_lists_needed;     // a compute or fix has its own neighbour list (rdf, ...)
 
   void check_styles();
+  void check_thermo();
   void upload();
-  void sync_to_host(bool energy_virial);
+  void publish_energy_virial();
+  void publish_per_atom(int eflag, int vflag);
   void device_error(const char *what, const std::exception &e);
 };
 

@@ -6,11 +6,13 @@
    Numbers are printed with the prefix [gpu] for the closing note and bench/. */
 
 #include "atom.h"
+#include "compute.h"
 #include "domain.h"
 #include "force.h"
 #include "input.h"
 #include "lammps.h"
 #include "library.h"
+#include "modify.h"
 #include "update.h"
 
 #include "lmp_session.h"
@@ -573,6 +575,146 @@ TEST(GpuResident, MomentumRemovesRotation)
   const double tol = std::is_same<mesogpu::cuda::acc, float>::value ? 1e-1 : 1e-6;
   EXPECT_NEAR(lz, 0.0, tol);
   EXPECT_NEAR(lx, 0.0, tol);
+}
+
+// ---- host output in resident runs ----------------------------------------------------
+
+// per-atom data of a compute in tag order (after it was invoked)
+std::vector<double> compute_peratom(Lmp &l, const char *id, int cols)
+{
+  const int n = l.lmp->atom->nlocal;
+  std::vector<double> out((size_t) cols * l.lmp->atom->natoms);
+  if (cols == 1) {
+    auto *v = (double *) lammps_extract_compute(l.lmp, id, LMP_STYLE_ATOM, LMP_TYPE_VECTOR);
+    for (int i = 0; i < n; ++i) out[l.lmp->atom->tag[i] - 1] = v[i];
+  } else {
+    auto **a = (double **) lammps_extract_compute(l.lmp, id, LMP_STYLE_ATOM, LMP_TYPE_ARRAY);
+    for (int i = 0; i < n; ++i)
+      for (int c = 0; c < cols; ++c) out[(size_t) cols * (l.lmp->atom->tag[i] - 1) + c] = a[i][c];
+  }
+  return out;
+}
+
+// compute pe/atom and stress/atom in a resident run equal the CPU styles' per-atom
+// values on the same configuration, and sum to the global energy and pressure
+TEST(GpuResident, PerAtomEnergyAndStress)
+{
+  Lmp cpu, dev;
+  angle_melt(cpu, false, "harmonic", "charmm");
+  angle_melt(dev, true, "harmonic", "charmm");
+  const std::vector<std::string> c = {
+      "compute pa all pe/atom", "compute sa all stress/atom NULL virial",
+      "compute spa all reduce sum c_pa", "compute ssa all reduce sum c_sa[1] c_sa[2] c_sa[3]",
+      "thermo_style custom step pe c_spa c_ssa[1] c_ssa[2] c_ssa[3]"};
+  cpu.cmds(c);
+  dev.cmds(c);
+  cpu.cmds({"run 0 post no"});
+  dev.cmds({"timestep 0.0", "thermo 1", "run 1 post no"});
+  const auto pe_c = compute_peratom(cpu, "pa", 1), pe_d = compute_peratom(dev, "pa", 1);
+  const auto st_c = compute_peratom(cpu, "sa", 6), st_d = compute_peratom(dev, "sa", 6);
+  const double de = max_rel_diff(pe_d, pe_c), ds = max_rel_diff(st_d, st_c);
+  const double sum_pe = dev.thermo("c_spa"), pe = dev.thermo("pe");
+  printf("[gpu] per-atom %s: max |pe_dev - pe_cpu| / max = %.3g, stress %.3g; sum pe/atom %.12g, "
+         "pe %.12g\n",
+         PREC, de, ds, sum_pe, pe);
+  EXPECT_LT(de, FORCE_TOL);
+  EXPECT_LT(ds, FORCE_TOL);
+  EXPECT_NEAR(sum_pe, pe * dev.lmp->atom->natoms,
+              ENERGY_TOL * std::fabs(pe * dev.lmp->atom->natoms));
+}
+
+// thermo temperature from the device reduction (compute temp/cuda, no download) equals
+// the temperature from the host velocities after the run
+TEST(GpuResident, ThermoTemperatureFromDevice)
+{
+  Lmp l(true);    // -sf cuda: thermo_temp is temp/cuda
+  lj_liquid(l, true);
+  ASSERT_EQ(std::string(l.lmp->modify->get_compute_by_id("thermo_temp")->style), "temp/cuda");
+  l.cmds({"thermo_style custom step temp pe press", "thermo 50", "run 100 post no"});
+  const double t_dev = l.thermo("temp");
+  double mv2 = 0;
+  for (int i = 0; i < l.lmp->atom->nlocal; ++i) {
+    const double *v = l.lmp->atom->v[i];
+    mv2 += l.lmp->atom->mass[l.lmp->atom->type[i]] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  }
+  const double t_host = mv2 / (3.0 * (l.lmp->atom->natoms - 1));
+  printf("[gpu] thermo temp %s: device %.15g host %.15g\n", PREC, t_dev, t_host);
+  EXPECT_NEAR(t_dev, t_host, 1e-12 * t_host);
+}
+
+// host fixes that observe (ave/time, print) see the device state of their step: the
+// averages equal those of the CPU run
+TEST(GpuResident, HostObserverFixes)
+{
+  Lmp cpu, dev(true);
+  lj_liquid(cpu, false);
+  lj_liquid(dev, true);
+  const std::string file = "gpu_print_" + std::string(PREC) + ".txt";
+  const std::vector<std::string> c = {"variable t equal temp",
+                                      "fix av all ave/time 10 5 50 c_thermo_pe v_t",
+                                      "fix pr all print 25 \"$(step) $(pe:%.15g)\" file " + file +
+                                          " screen no",
+                                      "thermo_style custom step pe",
+                                      "thermo 0",
+                                      "run 100 post no"};
+  cpu.cmds(c);
+  dev.cmds(c);
+  const double t_c = cpu.variable("t"), t_d = dev.variable("t");
+  double av_c[2], av_d[2];
+  for (int k = 0; k < 2; ++k) {
+    av_c[k] =
+        *(double *) lammps_extract_fix(cpu.lmp, "av", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR, k, 0);
+    av_d[k] =
+        *(double *) lammps_extract_fix(dev.lmp, "av", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR, k, 0);
+  }
+  printf("[gpu] ave/time %s: <pe> dev %.12g cpu %.12g, <T> dev %.12g cpu %.12g (T now %g %g)\n",
+         PREC, av_d[0], av_c[0], av_d[1], av_c[1], t_d, t_c);
+  // 100 steps: the trajectories still agree to rounding in every precision
+  const double tol = std::max(ENERGY_TOL, 1e-9);
+  EXPECT_NEAR(av_d[0], av_c[0], 100 * tol * std::fabs(av_c[0]));
+  EXPECT_NEAR(av_d[1], av_c[1], 100 * tol * std::fabs(av_c[1]));
+  // fix print wrote steps 25, 50, 75, 100 with the energies of those steps
+  std::ifstream in(file);
+  std::string line;
+  int lines = 0;
+  long step = 0;
+  while (std::getline(in, line))
+    if (!line.empty() && line[0] != '#') {
+      ++lines;
+      step = std::stol(line);
+    }
+  EXPECT_EQ(lines, 4);
+  EXPECT_EQ(step, 100);
+  std::remove(file.c_str());
+}
+
+// a compute with its own neighbour list (rdf) run by a host fix in a resident run sees the
+// current atoms and ghosts: its g(r) equals the one computed afterwards on the host
+TEST(GpuResident, HostComputeWithOwnNeighborList)
+{
+  Lmp dev(true);
+  lj_liquid(dev, true);
+  dev.cmds({"compute rdf all rdf 40", "fix ar all ave/time 100 1 100 c_rdf[*] mode vector",
+            "thermo 0", "run 100 post no"});
+  const int rows = 40;
+  std::vector<double> g_dev(rows);
+  for (int r = 0; r < rows; ++r)
+    g_dev[r] =
+        *(double *) lammps_extract_fix(dev.lmp, "ar", LMP_STYLE_GLOBAL, LMP_TYPE_ARRAY, r, 1);
+  // host reference on the same (synced) positions: a second rdf in a run 0 thermo line
+  dev.cmds({"unfix ar", "compute rdf2 all rdf 40",
+            "fix ar2 all ave/time 1 1 1 c_rdf2[*] mode vector", "run 0 post no"});
+  double diff = 0, sum = 0;
+  for (int r = 0; r < rows; ++r) {
+    const double g =
+        *(double *) lammps_extract_fix(dev.lmp, "ar2", LMP_STYLE_GLOBAL, LMP_TYPE_ARRAY, r, 1);
+    diff += std::fabs(g - g_dev[r]);
+    sum += std::fabs(g);
+  }
+  printf("[gpu] rdf from a host fix in a resident run vs host: sum |dg| / sum g = %.3g\n",
+         diff / sum);
+  EXPECT_GT(sum, 0.0);
+  EXPECT_LT(diff / sum, 1e-6);
 }
 
 // ---- errors ---------------------------------------------------------------------------
