@@ -6,6 +6,9 @@
 # and prints steps/s, atom-steps/s and the ratios to mesogpu.
 # Usage: bench/run_bench.sh LMP OUTDIR [quick]
 #   LMP: the host lmp (device profile); LAMMPS_PLUGIN_PATH must name mesogpu's folder.
+# The polyethylene data files (bench/make_pe.py, python3 only) are generated before the
+# runs into BENCH_DATA_DIR (default: a folder in /tmp named by make_pe.py's hash, kept
+# out of OUTDIR so that the logs stay small) and reused when present.
 set -uo pipefail
 LMP="$1"
 OUT="$2"
@@ -16,6 +19,13 @@ mkdir -p "$OUT"
 cd "$OUT"
 
 DATA_CHAIN="${BENCH_DATA_CHAIN:-$HERE/data.chain}"    # LAMMPS's bench/data.chain
+PE_HASH=$(cksum "$HERE/make_pe.py" | cut -d' ' -f1)
+PE_DATA="${BENCH_DATA_DIR:-${TMPDIR:-/tmp}/mesogpu-bench-data-$PE_HASH}"
+# united-atom polyethylene of Xu et al. 2010, Table III: data file -> make_pe.py arguments
+declare -A PE_GEN=(
+  [pe-I.data]="--chains 64 --box 100 100 160"       # system I: 10x10x16 nm^3, 19,200 atoms
+  [pe-VII.data]="--chains 2250 --box 400 400 400"   # system VII: 40x40x40 nm^3, 675,000 atoms
+)
 # name | input | input variables | steps: mesogpu gpu omp
 SYSTEMS=(
   "lj-32k|in.lj|-var x 1 -var y 1 -var z 1|5000|2000|500"
@@ -23,6 +33,8 @@ SYSTEMS=(
   "lj-2048k|in.lj|-var x 4 -var y 4 -var z 4|500|200|20"
   "kg-1024k|in.chain|-var x 4 -var y 4 -var z 2 -var datafile $DATA_CHAIN|500|100|20"
   "dpd-1000k|in.dpd|-var n 1000000|500|100|10"
+  "pe-19k|in.pe|-var datafile $PE_DATA/pe-I.data|5000|2000|500"
+  "pe-675k|in.pe|-var datafile $PE_DATA/pe-VII.data|500|200|20"
 )
 [ -n "$QUICK" ] && SYSTEMS=("lj-32k|in.lj|-var x 1 -var y 1 -var z 1|1000|500|100")
 
@@ -36,6 +48,18 @@ run_one() {    # log input engine-args... ; prints "steps atoms seconds" of the 
   # Loop time of T on P procs for N steps with A atoms
   echo "$line" | awk '{print $9, $12, $4}'
 }
+
+# generate the polyethylene data files the chosen systems read (skipped when present)
+for s in "${SYSTEMS[@]}"; do
+  for f in "${!PE_GEN[@]}"; do
+    [[ "$s" == *"$PE_DATA/$f"* ]] || continue
+    [ -s "$PE_DATA/$f" ] && continue
+    mkdir -p "$PE_DATA"
+    read -r -a genargs <<<"${PE_GEN[$f]}"
+    python3 "$HERE/make_pe.py" "${genargs[@]}" -o "$PE_DATA/$f.tmp" && mv "$PE_DATA/$f.tmp" "$PE_DATA/$f" ||
+      echo "make_pe.py failed for $f"
+  done
+done
 
 printf "%-10s %10s %-16s %8s %10s %14s %9s\n" system atoms engine steps steps/s atom-steps/s vs-mesogpu
 for s in "${SYSTEMS[@]}"; do
