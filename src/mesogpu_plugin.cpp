@@ -6,6 +6,7 @@
 #include "version.h"
 
 #include "mesogpu_info.h"
+#include "pair_soft_aniso.h"
 #include "pair_table_r2.h"
 
 #ifdef MESOGPU_HAVE_CUDA
@@ -62,6 +63,8 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
 
   r.add1<PairTableR2>("pair", "table/r2",
                       "mesogpu: tabulated pair potential, C2 spline of the energy on an r^2 grid");
+  r.add1<PairSoftAniso>("pair", "soft/aniso",
+                        "mesogpu: one-site soft anisotropic particles (rod, disk, Janus, ABA, BAB)");
   r.add1<MesogpuInfo>("command", "mesogpu",
                       "mesogpu: 'mesogpu info' prints the plugin build and visible CUDA devices");
 
