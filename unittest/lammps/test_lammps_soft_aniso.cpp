@@ -293,6 +293,47 @@ TEST_F(SoftAnisoLammps, NewtonOnAndOffAgree)
     EXPECT_NEAR(on.press[k], off.press[k], 1e-12 * std::fabs(on.press[0]));
 }
 
+TEST_F(SoftAnisoLammps, NveConservesEnergyWhileTorquesTurnTheParticles)
+{
+  // LAMMPS's own rigid-sphere integrator turns the dipoles with the torques; with a
+  // torque of the wrong sign or size, rotational energy would come from nowhere. The
+  // Janus attraction's force jumps at rc (aA/2 f^nu), so energy is conserved to O(dt),
+  // here about 1e-5 of the total; the particles pick up about 25 of rotational energy.
+  cmd("units lj");
+  cmd("atom_style hybrid sphere dipole");
+  cmd("atom_modify map array");
+  cmd("region box block 0 4 0 4 0 4");
+  cmd("create_box 3 box");
+  cmd("create_atoms 1 random 150 8812 box");
+  cmd("create_atoms 2 random 30 1209 box");
+  cmd("create_atoms 3 random 12 3317 box");
+  cmd("set type * diameter 1.0");
+  cmd("set type * density 1.9");
+  cmd("set type 2* dipole/random 4471 1.0");
+  cmd("velocity all create 1.0 87287 loop geom");
+  cmd("pair_style soft/aniso 1.0");
+  cmd("pair_coeff 1 1 25 iso");
+  cmd("pair_coeff 1 2 25 iso");
+  cmd("pair_coeff 1 3 25 iso");
+  cmd("pair_coeff 2 2 100 janus 60 2 65");
+  cmd("pair_coeff 2 3 60 bab 40 2 45");
+  cmd("pair_coeff 3 3 50 rod 0.5 2");
+  cmd("neighbor 0.3 bin");
+  cmd("neigh_modify every 1 delay 0 check yes");
+  cmd("timestep 0.001");
+  cmd("fix 1 all nve/sphere update dipole");
+  cmd("compute er all erotate/sphere");
+  cmd("variable et equal pe+ke+c_er");
+  cmd("variable er equal c_er");
+  cmd("thermo_style custom step pe ke c_er v_et");
+  cmd("thermo_modify norm no");
+  cmd("run 0 post no");
+  const double e0 = s->variable("et");
+  cmd("run 1000 post no");
+  EXPECT_GT(s->variable("er"), 10.0);
+  EXPECT_NEAR(s->variable("et"), e0, 0.1) << "of " << e0;
+}
+
 TEST_F(SoftAnisoLammps, RestartRoundTrip)
 {
   system("on", true);
