@@ -5,6 +5,7 @@
 #include "lammpsplugin.h"
 #include "version.h"
 
+#include "fix_leapfrog_aniso.h"
 #include "mesogpu_info.h"
 #include "pair_soft_aniso.h"
 #include "pair_table_r2.h"
@@ -67,6 +68,9 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
                         "mesogpu: one-site soft anisotropic particles (rod, disk, Janus, ABA, BAB)");
   r.add1<MesogpuInfo>("command", "mesogpu",
                       "mesogpu: 'mesogpu info' prints the plugin build and visible CUDA devices");
+  r.add2<FixLeapfrogAniso>("fix", "leapfrog/aniso",
+                           "mesogpu: velocity Verlet + rotational leapfrog of anisotropic "
+                           "particles (n = mu/|mu|), optional Berendsen");
 
 #ifdef MESOGPU_HAVE_CUDA
   r.add1<PairLJCutCuda>("pair", "lj/cut/cuda", "mesogpu: lj/cut resident on the GPU");

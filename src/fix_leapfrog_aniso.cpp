@@ -1,0 +1,373 @@
+/* ----------------------------------------------------------------------
+   mesogpu - GPU coarse-grained polymer methods for LAMMPS
+   fix leapfrog/aniso (doc/fix_leapfrog_aniso.md)
+
+   One timestep of LAMMPS's Verlet, for an atom of the group with |mu| > 0:
+     initial_integrate  v += dt/2 f/m;  x += dt v;
+                        n(t+dt) from n(t) and omega = n x u(t+dt/2)   (leapfrog drift)
+     (forces and torques at t+dt)
+     final_integrate    v += dt/2 f/m;
+                        omega(t+3dt/2) = omega(t+dt/2) + dt tau_perp(t+dt)/I  (kick)
+                        Berendsen: v *= lambda_T, omega *= lambda_R
+   so between steps (thermo, dump, restart) x, v, n are at t and omega at t+dt/2.
+   Atoms with |mu| = 0 translate only.
+------------------------------------------------------------------------- */
+
+#include "fix_leapfrog_aniso.h"
+
+#include "physics/rotation_leapfrog.h"
+
+#include "atom.h"
+#include "domain.h"
+#include "error.h"
+#include "force.h"
+#include "modify.h"
+#include "update.h"
+#include "utils.h"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+using namespace LAMMPS_NS;
+using namespace FixConst;
+namespace phys = mesogpu::physics;
+
+namespace {
+
+bool is_keyword(const char *s)
+{
+  return strcmp(s, "inertia") == 0 || strcmp(s, "berendsen") == 0;
+}
+
+// n = mu/|mu| from the components; false if they are all zero
+bool orientation(const double *mu, double *n)
+{
+  n[0] = mu[0];
+  n[1] = mu[1];
+  n[2] = mu[2];
+  return phys::rotation::normalize3(n) > 0.0;
+}
+
+}    // namespace
+
+/* ---------------------------------------------------------------------- */
+
+FixLeapfrogAniso::FixLeapfrogAniso(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg)
+{
+  if (narg < 3) utils::missing_cmd_args(FLERR, "fix leapfrog/aniso", error);
+
+  dynamic_group_allow = 1;
+  time_integrate = 1;
+  vector_flag = 1;
+  size_vector = 2;
+  global_freq = 1;
+  extvector = 0;
+
+  const int ntypes = atom->ntypes;
+  inertia.assign(ntypes + 1, 1.0);
+  inertia_set.assign(ntypes + 1, 0);
+
+  int iarg = 3;
+  while (iarg < narg) {
+    if (strcmp(arg[iarg], "inertia") == 0) {
+      // one or more '<types> <I>' pairs, up to the next keyword
+      int npair = 0;
+      ++iarg;
+      while (iarg < narg && !is_keyword(arg[iarg])) {
+        if (iarg + 1 >= narg || is_keyword(arg[iarg + 1]))
+          error->all(FLERR, iarg,
+                     "Fix leapfrog/aniso: inertia expects '<types> <I>' pairs; types '{}' has no "
+                     "value",
+                     arg[iarg]);
+        int lo = -1, hi = -1;
+        try {
+          utils::bounds(FLERR, arg[iarg], 1, ntypes, lo, hi, nullptr);
+        } catch (std::exception &) {
+          lo = hi = -1;
+        }
+        if (lo < 1 || hi > ntypes || lo > hi)
+          error->all(FLERR, iarg,
+                     "Fix leapfrog/aniso: inertia: atom types '{}' are not a type or range within "
+                     "1-{}",
+                     arg[iarg], ntypes);
+        if (!utils::is_double(arg[iarg + 1]))
+          error->all(FLERR, iarg + 1,
+                     "Fix leapfrog/aniso: inertia for types {}: '{}' is not a number", arg[iarg],
+                     arg[iarg + 1]);
+        const double value = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+        if (!(value > 0.0) || !std::isfinite(value))
+          error->all(FLERR, iarg + 1,
+                     "Fix leapfrog/aniso: inertia for types {} must be > 0 (got {})", arg[iarg],
+                     arg[iarg + 1]);
+        for (int t = lo; t <= hi; ++t) {
+          inertia[t] = value;
+          inertia_set[t] = 1;
+        }
+        ++npair;
+        iarg += 2;
+      }
+      if (npair == 0)
+        error->all(FLERR, iarg - 1,
+                   "Fix leapfrog/aniso: inertia expects one or more '<types> <I>' pairs");
+    } else if (strcmp(arg[iarg], "berendsen") == 0) {
+      if (iarg + 4 > narg)
+        error->all(FLERR, iarg,
+                   "Fix leapfrog/aniso: berendsen expects 3 values: T0 tau_T tau_R (got {})",
+                   narg - iarg - 1);
+      const char *names[3] = {"T0", "tau_T", "tau_R"};
+      double val[3];
+      for (int k = 0; k < 3; ++k) {
+        const char *s = arg[iarg + 1 + k];
+        if (!utils::is_double(s))
+          error->all(FLERR, iarg + 1 + k, "Fix leapfrog/aniso: berendsen {}: '{}' is not a number",
+                     names[k], s);
+        val[k] = utils::numeric(FLERR, s, false, lmp);
+        if (!std::isfinite(val[k]))
+          error->all(FLERR, iarg + 1 + k, "Fix leapfrog/aniso: berendsen {} must be finite",
+                     names[k]);
+      }
+      if (val[0] < 0.0)
+        error->all(FLERR, iarg + 1, "Fix leapfrog/aniso: berendsen T0 must be >= 0 (got {})",
+                   arg[iarg + 1]);
+      if (val[1] <= 0.0)
+        error->all(FLERR, iarg + 2, "Fix leapfrog/aniso: berendsen tau_T must be > 0 (got {})",
+                   arg[iarg + 2]);
+      if (val[2] <= 0.0)
+        error->all(FLERR, iarg + 3, "Fix leapfrog/aniso: berendsen tau_R must be > 0 (got {})",
+                   arg[iarg + 3]);
+      berendsen = true;
+      t_target = val[0];
+      tau_t = val[1];
+      tau_r = val[2];
+      iarg += 4;
+    } else {
+      error->all(FLERR, iarg,
+                 "Fix leapfrog/aniso: unknown keyword '{}' (allowed: inertia, berendsen)",
+                 arg[iarg]);
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+
+int FixLeapfrogAniso::setmask()
+{
+  return INITIAL_INTEGRATE | FINAL_INTEGRATE;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixLeapfrogAniso::init()
+{
+  if (!atom->mu_flag || !atom->omega_flag || !atom->torque_flag)
+    error->all(FLERR,
+               "Fix leapfrog/aniso requires atom attributes mu, omega and torque: use atom_style "
+               "hybrid sphere dipole");
+  if (domain->dimension != 3)
+    error->all(FLERR, "Fix leapfrog/aniso requires a 3d system (dimension 3)");
+  if (utils::strmatch(update->integrate_style, "^respa"))
+    error->all(FLERR, "Fix leapfrog/aniso does not support run_style respa: use run_style verlet");
+
+  // types added after the fix was defined (read_data add ...) rotate with I = 1
+  if ((int) inertia.size() < atom->ntypes + 1) {
+    inertia.resize(atom->ntypes + 1, 1.0);
+    inertia_set.resize(atom->ntypes + 1, 0);
+  }
+
+  // a type given an inertia is a rotating type: each of its atoms in the group needs an
+  // orientation (|mu| > 0); report the atom with the smallest ID
+  double **mu = atom->mu;
+  const int *type = atom->type;
+  const int *mask = atom->mask;
+  const tagint *tag = atom->tag;
+  const int nlocal = atom->nlocal;
+  tagint bad = MAXTAGINT, bad_all;
+  for (int i = 0; i < nlocal; ++i)
+    if ((mask[i] & groupbit) && inertia_set[type[i]] && !(mu[i][3] > 0.0) && tag[i] < bad)
+      bad = tag[i];
+  MPI_Allreduce(&bad, &bad_all, 1, MPI_LMP_TAGINT, MPI_MIN, world);
+  if (bad_all != MAXTAGINT) {
+    int btype = 0, btype_all;
+    for (int i = 0; i < nlocal; ++i)
+      if (tag[i] == bad_all) btype = type[i];
+    MPI_Allreduce(&btype, &btype_all, 1, MPI_INT, MPI_MAX, world);
+    error->all(FLERR,
+               "Fix leapfrog/aniso: atom {} of type {} has no orientation (|mu| = 0) but type {} "
+               "was given an inertia; give inertia only to types whose atoms carry a dipole",
+               bad_all, btype_all, btype_all);
+  }
+
+  reset_dt();
+}
+
+/* ----------------------------------------------------------------------
+   start of a run: omega of a linear rotor has no part along n (a spin about the
+   axis is no degree of freedom); drop any such part so that |omega| = |u|. A no-op for
+   a state this fix produced, so runs and restarts continue identically.
+------------------------------------------------------------------------- */
+
+void FixLeapfrogAniso::setup(int /*vflag*/)
+{
+  double **mu = atom->mu;
+  double **omega = atom->omega;
+  const int *mask = atom->mask;
+  const int nlocal = atom->nlocal;
+  for (int i = 0; i < nlocal; ++i) {
+    double n[3];
+    if ((mask[i] & groupbit) && mu[i][3] > 0.0 && orientation(mu[i], n))
+      phys::rotation::project_perp(omega[i], n);
+  }
+
+  fix_dof = 0.0;
+  for (const auto &ifix : modify->get_fix_list())
+    if (ifix->dof_flag) fix_dof += ifix->dof(igroup);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixLeapfrogAniso::reset_dt()
+{
+  dtv = update->dt;
+  dtf = 0.5 * update->dt * force->ftm2v;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixLeapfrogAniso::initial_integrate(int /*vflag*/)
+{
+  double **x = atom->x;
+  double **v = atom->v;
+  double **f = atom->f;
+  double **mu = atom->mu;
+  double **omega = atom->omega;
+  const double *rmass = atom->rmass;
+  const double *mass = atom->mass;
+  const int *type = atom->type;
+  const int *mask = atom->mask;
+  int nlocal = atom->nlocal;
+  if (igroup == atom->firstgroup) nlocal = atom->nfirst;
+
+  for (int i = 0; i < nlocal; ++i) {
+    if (!(mask[i] & groupbit)) continue;
+    const double dtfm = dtf / (rmass ? rmass[i] : mass[type[i]]);
+    for (int d = 0; d < 3; ++d) {
+      v[i][d] += dtfm * f[i][d];
+      x[i][d] += dtv * v[i][d];
+    }
+    double n[3];
+    if (!(mu[i][3] > 0.0) || !orientation(mu[i], n)) continue;
+    if (!phys::leapfrog_drift(n, omega[i], dtv))
+      error->one(FLERR,
+                 "Fix leapfrog/aniso: atom {} turns by more than 1 radian per step (dt*|omega| = "
+                 "{:.6g} >= 1): reduce the timestep",
+                 atom->tag[i], dtv * std::sqrt(phys::rotation::dot3(omega[i], omega[i])));
+    for (int d = 0; d < 3; ++d) mu[i][d] = mu[i][3] * n[d];
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixLeapfrogAniso::final_integrate()
+{
+  double **v = atom->v;
+  double **f = atom->f;
+  double **mu = atom->mu;
+  double **omega = atom->omega;
+  double **torque = atom->torque;
+  const double *rmass = atom->rmass;
+  const double *mass = atom->mass;
+  const int *type = atom->type;
+  const int *mask = atom->mask;
+  int nlocal = atom->nlocal;
+  if (igroup == atom->firstgroup) nlocal = atom->nfirst;
+
+  const double dtr = dtv * force->ftm2v;
+  for (int i = 0; i < nlocal; ++i) {
+    if (!(mask[i] & groupbit)) continue;
+    const double dtfm = dtf / (rmass ? rmass[i] : mass[type[i]]);
+    for (int d = 0; d < 3; ++d) v[i][d] += dtfm * f[i][d];
+    double n[3];
+    if (mu[i][3] > 0.0 && orientation(mu[i], n))
+      phys::leapfrog_kick(omega[i], n, torque[i], dtr / inertia[type[i]]);
+  }
+
+  if (!berendsen) return;
+
+  double t_tr, t_rot, dof_tr, n_rot;
+  temperatures(t_tr, t_rot, dof_tr, n_rot);
+  const double lambda_t = dof_tr > 0.0 ? phys::berendsen_lambda(dtv, tau_t, t_target, t_tr) : 1.0;
+  const double lambda_r = n_rot > 0.0 ? phys::berendsen_lambda(dtv, tau_r, t_target, t_rot) : 1.0;
+  for (int i = 0; i < nlocal; ++i) {
+    if (!(mask[i] & groupbit)) continue;
+    for (int d = 0; d < 3; ++d) v[i][d] *= lambda_t;
+    if (mu[i][3] > 0.0)
+      for (int d = 0; d < 3; ++d) omega[i][d] *= lambda_r;
+  }
+}
+
+/* ----------------------------------------------------------------------
+   T_tr = sum m v^2 / (dof k_B), dof = 3 N - 3 - (dof removed by other fixes), as
+   compute temp; T_rot = sum I |u|^2 / (2 N_rot k_B) over the group's atoms with
+   |mu| > 0, |u| = |omega x n|.
+------------------------------------------------------------------------- */
+
+void FixLeapfrogAniso::temperatures(double &t_tr, double &t_rot, double &dof_tr, double &n_rot)
+{
+  double **v = atom->v;
+  double **mu = atom->mu;
+  double **omega = atom->omega;
+  const double *rmass = atom->rmass;
+  const double *mass = atom->mass;
+  const int *type = atom->type;
+  const int *mask = atom->mask;
+  const int nlocal = atom->nlocal;
+
+  double local[4] = {0.0, 0.0, 0.0, 0.0}, sum[4];
+  for (int i = 0; i < nlocal; ++i) {
+    if (!(mask[i] & groupbit)) continue;
+    const double m = rmass ? rmass[i] : mass[type[i]];
+    local[0] += m * phys::rotation::dot3(v[i], v[i]);
+    local[2] += 1.0;
+    double n[3];
+    if (mu[i][3] > 0.0 && orientation(mu[i], n)) {
+      double u[3];
+      phys::u_from_omega(u, omega[i], n);
+      local[1] += inertia[type[i]] * phys::rotation::dot3(u, u);
+      local[3] += 1.0;
+    }
+  }
+  MPI_Allreduce(local, sum, 4, MPI_DOUBLE, MPI_SUM, world);
+
+  dof_tr = 3.0 * sum[2] - 3.0 - fix_dof;
+  n_rot = sum[3];
+  const double mvv2e = force->mvv2e, boltz = force->boltz;
+  t_tr = dof_tr > 0.0 ? sum[0] * mvv2e / (dof_tr * boltz) : 0.0;
+  t_rot = n_rot > 0.0 ? sum[1] * mvv2e / (2.0 * n_rot * boltz) : 0.0;
+}
+
+/* ----------------------------------------------------------------------
+   f_ID[1] = T_translational, f_ID[2] = T_rotational, from the current atom arrays
+------------------------------------------------------------------------- */
+
+double FixLeapfrogAniso::compute_vector(int n)
+{
+  double t_tr, t_rot, dof_tr, n_rot;
+  temperatures(t_tr, t_rot, dof_tr, n_rot);
+  return n == 0 ? t_tr : t_rot;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void *FixLeapfrogAniso::extract(const char *name, int &dim)
+{
+  if (strcmp(name, "t_target") == 0 && berendsen) {
+    dim = 0;
+    return &t_target;
+  }
+  if (strcmp(name, "inertia") == 0) {
+    dim = 1;
+    return inertia.data();
+  }
+  return nullptr;
+}

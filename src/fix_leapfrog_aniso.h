@@ -1,0 +1,47 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   mesogpu - GPU coarse-grained polymer methods for LAMMPS
+   fix leapfrog/aniso: integrator of GALAMOST's one-site soft anisotropic particles.
+   Translation: velocity Verlet (as fix nve). Rotation of the unit orientation
+   n = mu/|mu|: the Fincham leapfrog of MODELS.md section 2 on omega = n x u, with an
+   optional Berendsen thermostat coupling translation and rotation separately.
+   Physics: src/physics/rotation_leapfrog.h. Docs: doc/fix_leapfrog_aniso.md.
+------------------------------------------------------------------------- */
+
+#ifndef MESOGPU_FIX_LEAPFROG_ANISO_H
+#define MESOGPU_FIX_LEAPFROG_ANISO_H
+
+#include "fix.h"
+
+#include <vector>
+
+namespace LAMMPS_NS {
+
+class FixLeapfrogAniso : public Fix {
+ public:
+  FixLeapfrogAniso(class LAMMPS *, int, char **);
+
+  int setmask() override;
+  void init() override;
+  void setup(int) override;
+  void initial_integrate(int) override;
+  void final_integrate() override;
+  void reset_dt() override;
+  double compute_vector(int) override;
+  void *extract(const char *, int &) override;
+
+  // settings, public so a device part can read them
+  std::vector<double> inertia;      // per type, index 1..ntypes (default 1)
+  std::vector<char> inertia_set;    // type given an inertia by the user
+  bool berendsen = false;
+  double t_target = 0.0, tau_t = 0.0, tau_r = 0.0;
+
+ protected:
+  double dtv = 0.0, dtf = 0.0;
+  double fix_dof = 0.0;    // degrees of freedom removed by other fixes (as compute temp)
+
+  void temperatures(double &t_tr, double &t_rot, double &dof_tr, double &n_rot);
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
