@@ -365,6 +365,25 @@ TEST_F(SoftAnisoLammps, RestartRoundTrip)
   EXPECT_EQ(lmp()->force->pair->extract("nonsense", dim), nullptr);
 }
 
+TEST_F(SoftAnisoLammps, FixAdaptChangesCoefficients)
+{
+  // only Janus pairs (2 2) attract; doubling alpha_A of 2 2 through fix adapt must give
+  // what the same pair_coeff with the doubled value gives
+  system("on", false);
+  cmd("pair_coeff 2 2 396 janus 176 0.5 65 1.2");
+  const State want = run0();
+  cmd("pair_coeff 2 2 396 janus 88 0.5 65 1.2");
+  const State before = run0();
+  cmd("variable aa equal 176");
+  cmd("fix ad all adapt 1 pair soft/aniso alpha_A 2 2 v_aa");
+  const State after = run0();
+  EXPECT_GT(std::fabs(after.pe - before.pe), 1.0);
+  EXPECT_NEAR(after.pe, want.pe, 1e-12 * std::fabs(want.pe));
+  double scale;
+  const double diff = max_diff(after.t, want.t, scale);
+  EXPECT_LT(diff, 1e-12 * scale);
+}
+
 TEST_F(SoftAnisoLammps, DataFileRoundTrip)
 {
   system("on", true);
