@@ -12,6 +12,8 @@
 
 #ifdef MESOGPU_HAVE_CUDA
 #include "cuda_styles.h"
+#include "compute.h"
+#include "modify.h"
 #include "update.h"
 #include "verlet_cuda.h"
 #include <cstring>
@@ -64,8 +66,9 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
 
   r.add1<PairTableR2>("pair", "table/r2",
                       "mesogpu: tabulated pair potential, C2 spline of the energy on an r^2 grid");
-  r.add1<PairSoftAniso>("pair", "soft/aniso",
-                        "mesogpu: one-site soft anisotropic particles (rod, disk, Janus, ABA, BAB)");
+  r.add1<PairSoftAniso>(
+      "pair", "soft/aniso",
+      "mesogpu: one-site soft anisotropic particles (rod, disk, Janus, ABA, BAB)");
   r.add1<MesogpuInfo>("command", "mesogpu",
                       "mesogpu: 'mesogpu info' prints the plugin build and visible CUDA devices");
   r.add2<FixLeapfrogAniso>("fix", "leapfrog/aniso",
@@ -109,6 +112,13 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
     char verlet[] = "verlet";
     char *args[] = {verlet};
     l->update->create_integrate(1, args, 1);
+    // the same holds for the thermo temperature: make it temp/cuda (same ID, which
+    // thermo_press and thermo find by name at init), so thermo needs no atom download
+    auto *temp = l->modify->get_compute_by_id("thermo_temp");
+    if (temp && strcmp(temp->style, "temp") == 0 && strcmp(temp->id, "thermo_temp") == 0) {
+      l->modify->delete_compute("thermo_temp");
+      l->modify->add_compute("thermo_temp all temp/cuda");
+    }
   }
 #endif
 }

@@ -17,7 +17,7 @@
 #include "improper.h"
 #include "kspace.h"
 #include "modify.h"
-#include "neigh_request.h"
+#include "neigh_list.h"
 #include "neighbor.h"
 #include "output.h"
 #include "pair.h"
@@ -155,9 +155,10 @@ void VerletCuda::check_thermo()
       "Enthalpy", "Ecouple", "Econserve", "Volume",  "Density",     "Lx",     "Ly",
       "Lz",       "Xlo",     "Xhi",       "Ylo",     "Yhi",         "Zlo",    "Zhi",
       "Bonds",    "Angles",  "Diheds",    "Impros",  "Nbuild",      "Ndanger"};
+  // (after Neighbor::init() the requests live on as the lists' requestors)
   host_lists_needed = false;
-  for (int i = 0; i < neighbor->nrequest; i++)
-    if (neighbor->requests[i]->get_requestor() != force->pair) host_lists_needed = true;
+  for (int i = 0; i < neighbor->nlist; i++)
+    if (neighbor->lists[i]->requestor != static_cast<void *>(force->pair)) host_lists_needed = true;
 
   thermo_device_only = false;
   if (!output->thermo || output->thermo->modified) return;
@@ -381,6 +382,11 @@ void VerletCuda::sync_atoms()
   } catch (std::runtime_error &e) {
     error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
   }
+  for (int i = 0; i < n; i++)
+    atom->image[i] = ((imageint) (image[3 * i] + IMGMAX) & IMGMASK) |
+                     (((imageint) (image[3 * i + 1] + IMGMAX) & IMGMASK) << IMGBITS) |
+                     (((imageint) (image[3 * i + 2] + IMGMAX) & IMGMASK) << IMG2BITS);
+  synced = true;
 }
 
 void VerletCuda::sync_for_host_code()

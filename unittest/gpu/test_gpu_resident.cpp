@@ -613,7 +613,9 @@ TEST(GpuResident, PerAtomEnergyAndStress)
   const auto pe_c = compute_peratom(cpu, "pa", 1), pe_d = compute_peratom(dev, "pa", 1);
   const auto st_c = compute_peratom(cpu, "sa", 6), st_d = compute_peratom(dev, "sa", 6);
   const double de = max_rel_diff(pe_d, pe_c), ds = max_rel_diff(st_d, st_c);
-  const double sum_pe = dev.thermo("c_spa"), pe = dev.thermo("pe");
+  const double sum_pe =
+      *(double *) lammps_extract_compute(dev.lmp, "spa", LMP_STYLE_GLOBAL, LMP_TYPE_SCALAR);
+  const double pe = dev.thermo("pe");
   printf("[gpu] per-atom %s: max |pe_dev - pe_cpu| / max = %.3g, stress %.3g; sum pe/atom %.12g, "
          "pe %.12g\n",
          PREC, de, ds, sum_pe, pe);
@@ -654,7 +656,7 @@ TEST(GpuResident, HostObserverFixes)
                                       "fix av all ave/time 10 5 50 c_thermo_pe v_t",
                                       "fix pr all print 25 \"$(step) $(pe:%.15g)\" file " + file +
                                           " screen no",
-                                      "thermo_style custom step pe",
+                                      "thermo_style custom step pe temp",
                                       "thermo 0",
                                       "run 100 post no"};
   cpu.cmds(c);

@@ -2,11 +2,13 @@
    registration, the CPU fallback of each /cuda style, and the setup errors that name a
    style without a device part. The device side is tested in unittest/gpu. */
 
+#include "compute.h"
 #include "force.h"
 #include "info.h"
 #include "input.h"
 #include "lammps.h"
 #include "library.h"
+#include "modify.h"
 #include "update.h"
 
 #include "lmp_session.h"
@@ -50,6 +52,8 @@ TEST(CudaStyles, SuffixSwapsDefaultRunStyle)
 {
   Lmp l(true);
   EXPECT_EQ(std::string(l.lmp->update->integrate_style), "verlet/cuda");
+  // and the thermo temperature to temp/cuda, under the same ID
+  EXPECT_EQ(std::string(l.lmp->modify->get_compute_by_id("thermo_temp")->style), "temp/cuda");
   l.lj();
   EXPECT_EQ(std::string(l.lmp->force->pair_style), "lj/cut/cuda");
 }
