@@ -15,6 +15,8 @@
 #include "physics/pair_harmonic_cut.h"
 #include "physics/pair_lj_cut.h"
 #include "physics/random.h"
+#include "physics/rotation_leapfrog.h"
+#include "physics/soft_aniso.h"
 #include "physics/table_r2.h"
 
 #include <cub/cub.cuh>
@@ -33,7 +35,7 @@ namespace cuda {
     constexpr int NEIGHMASK = 0x3FFFFFFF;
     constexpr int BLOCK = 128;
 
-    enum ErrorBits : int { ERR_BELOW_TABLE = 1, ERR_BAD_FENE = 2 };
+    enum ErrorBits : int { ERR_BELOW_TABLE = 1, ERR_BAD_FENE = 2, ERR_ROTATION = 4 };
 
     // ---- device memory: the only place that allocates --------------------------------
     template <typename T> class DeviceArray {
@@ -86,6 +88,16 @@ namespace cuda {
       int type;
     };
 
+    // a unit orientation packed for one 16- or 32-byte read per neighbour
+    struct alignas(4 * sizeof(real)) real4 {
+      real x, y, z, w;
+    };
+    __host__ __device__ inline real4 make_real4(acc x, acc y, acc z, acc w)
+    {
+      return {static_cast<real>(x), static_cast<real>(y), static_cast<real>(z),
+              static_cast<real>(w)};
+    }
+
     struct BoxD {
       acc lo[3], prd[3];
       real prd_r[3], inv_prd_r[3];
@@ -105,12 +117,12 @@ namespace cuda {
     // the arithmetic of LAMMPS FixNVE (dtfm = dtf / mass), so CPU and device agree
     __global__ void nve_initial_kernel(int n, acc *x0, acc *x1, acc *x2, acc *v0, acc *v1, acc *v2,
                                        const acc *f0, const acc *f1, const acc *f2, const int *type,
-                                       const acc *mass, acc dtv, acc dtf, PosType<real> *pos,
-                                       const int *mask, int groupbit)
+                                       const acc *mass, const acc *rmass, acc dtv, acc dtf,
+                                       PosType<real> *pos, const int *mask, int groupbit)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n || !(mask[i] & groupbit)) return;
-      const acc dtfm = dtf / mass[type[i]];
+      const acc dtfm = dtf / (rmass ? rmass[i] : mass[type[i]]);
       acc vx = v0[i] + dtfm * f0[i], vy = v1[i] + dtfm * f1[i], vz = v2[i] + dtfm * f2[i];
       v0[i] = vx;
       v1[i] = vy;
@@ -125,12 +137,12 @@ namespace cuda {
     }
 
     __global__ void nve_final_kernel(int n, acc *v0, acc *v1, acc *v2, const acc *f0, const acc *f1,
-                                     const acc *f2, const int *type, const acc *mass, acc dtf,
-                                     const int *mask, int groupbit)
+                                     const acc *f2, const int *type, const acc *mass,
+                                     const acc *rmass, acc dtf, const int *mask, int groupbit)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n || !(mask[i] & groupbit)) return;
-      const acc dtfm = dtf / mass[type[i]];
+      const acc dtfm = dtf / (rmass ? rmass[i] : mass[type[i]]);
       v0[i] += dtfm * f0[i];
       v1[i] += dtfm * f1[i];
       v2[i] += dtfm * f2[i];
@@ -497,14 +509,14 @@ namespace cuda {
 
     // sum over the group of m v^2 (slot 0) and m v (slots 1..3), double
     __global__ void reduce_mv_kernel(int n, const int *mask, int groupbit, const int *type,
-                                     const acc *mass, const acc *v0, const acc *v1, const acc *v2,
-                                     double *out)
+                                     const acc *mass, const acc *rmass, const acc *v0,
+                                     const acc *v1, const acc *v2, double *out)
     {
       const int t = threadIdx.x;
       double a[4] = {0, 0, 0, 0};
       for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) {
         if (!(mask[i] & groupbit)) continue;
-        const double m = mass[type[i]];
+        const double m = rmass ? rmass[i] : mass[type[i]];
         a[0] += m * (double(v0[i]) * v0[i] + double(v1[i]) * v1[i] + double(v2[i]) * v2[i]);
         a[1] += m * v0[i];
         a[2] += m * v1[i];
@@ -768,6 +780,181 @@ namespace cuda {
       }
     };
 
+    // ---- oriented particles --------------------------------------------------------------
+    // pair soft/aniso: one thread per atom over its full list; the thread keeps its own
+    // atom's force and torque (tau_i = n_i x g_i), half of each pair's energy and virial
+    template <bool EV>
+    __global__ void soft_aniso_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
+                                      const int *nbr, const physics::SoftAnisoParams<real> *params,
+                                      const real *cutsq, int ntp1, Special4 special_lj,
+                                      const real4 *orient, acc *f0, acc *f1, acc *f2, acc *t0,
+                                      acc *t1, acc *t2, PerAtomEV ev)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const PosType<real> pi = pos[i];
+      const real4 oi = orient[i];
+      const real ni[3] = {oi.x, oi.y, oi.z};
+      acc fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      const int m = nnbr[i];
+      for (int k = 0; k < m; ++k) {
+        int j = nbr[k * n + i];
+        const int which = (j >> SBBITS) & 3;
+        j &= NEIGHMASK;
+        const PosType<real> pj = pos[j];
+        const real dx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
+        const real dy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
+        const real dz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
+        const real rsq = dx * dx + dy * dy + dz * dz;
+        const int ij = pi.type * ntp1 + pj.type;
+        if (rsq >= cutsq[ij]) continue;
+        const real4 oj = orient[j];
+        const real nj[3] = {oj.x, oj.y, oj.z};
+        const real rij[3] = {-dx, -dy, -dz};    // x_j - x_i
+        real en, fj[3], gi[3], gj[3];
+        if (!physics::soft_aniso_pair<real>(params[ij], rij, ni, nj, en, fj, gi, gj)) continue;
+        const real factor = special_lj.w[which];
+        // force on i is -F_j; torque on i is n_i x g_i
+        fx -= factor * fj[0];
+        fy -= factor * fj[1];
+        fz -= factor * fj[2];
+        tx += factor * (ni[1] * gi[2] - ni[2] * gi[1]);
+        ty += factor * (ni[2] * gi[0] - ni[0] * gi[2]);
+        tz += factor * (ni[0] * gi[1] - ni[1] * gi[0]);
+        if (EV) {
+          e += acc(0.5) * factor * en;
+          const acc h = acc(0.5) * factor;    // del (x) F_i, del = x_i - x_j, F_i = -F_j
+          v[0] -= h * dx * fj[0];
+          v[1] -= h * dy * fj[1];
+          v[2] -= h * dz * fj[2];
+          v[3] -= h * dx * fj[1];
+          v[4] -= h * dx * fj[2];
+          v[5] -= h * dy * fj[2];
+        }
+      }
+      f0[i] = fx;
+      f1[i] = fy;
+      f2[i] = fz;
+      t0[i] = tx;
+      t1[i] = ty;
+      t2[i] = tz;
+      if (EV) ev.store(i, e, v);
+    }
+
+    // the packed orientation the pair kernel reads (w = 1 for oriented atoms, else 0)
+    __global__ void pack_orient_kernel(int n, const acc *n0, const acc *n1, const acc *n2,
+                                       const acc *mu_len, real4 *out)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      out[i] = make_real4(n0[i], n1[i], n2[i], mu_len[i] > 0 ? 1 : 0);
+    }
+
+    // fix leapfrog/aniso, the arithmetic of FixLeapfrogAniso::initial_integrate
+    __global__ void leapfrog_initial_kernel(int n, const int *mask, int groupbit, const int *type,
+                                            const acc *mass, const acc *rmass, acc *x0, acc *x1,
+                                            acc *x2, acc *v0, acc *v1, acc *v2, const acc *f0,
+                                            const acc *f1, const acc *f2, acc *n0, acc *n1, acc *n2,
+                                            const acc *mu_len, const acc *w0, const acc *w1,
+                                            const acc *w2, PosType<real> *pos, real4 *orient,
+                                            acc dtv, acc dtf, ErrorRecord *err)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      const acc dtfm = dtf / (rmass ? rmass[i] : mass[type[i]]);
+      acc vx = v0[i] + dtfm * f0[i], vy = v1[i] + dtfm * f1[i], vz = v2[i] + dtfm * f2[i];
+      v0[i] = vx;
+      v1[i] = vy;
+      v2[i] = vz;
+      const acc x = x0[i] + dtv * vx, y = x1[i] + dtv * vy, z = x2[i] + dtv * vz;
+      x0[i] = x;
+      x1[i] = y;
+      x2[i] = z;
+      pos[i].x = static_cast<real>(x);
+      pos[i].y = static_cast<real>(y);
+      pos[i].z = static_cast<real>(z);
+      if (!(mu_len[i] > 0)) return;
+      acc nv[3] = {n0[i], n1[i], n2[i]};
+      const acc w[3] = {w0[i], w1[i], w2[i]};
+      if (!physics::leapfrog_drift<acc>(nv, w, dtv)) {
+        if (atomicOr(&err->bits, ERR_ROTATION) == 0) {
+          err->i = i;
+          err->j = i;
+          err->rsq = double(dtv) * dtv * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+        }
+        return;
+      }
+      n0[i] = nv[0];
+      n1[i] = nv[1];
+      n2[i] = nv[2];
+      orient[i] = make_real4(nv[0], nv[1], nv[2], 1);
+    }
+
+    __global__ void leapfrog_final_kernel(int n, const int *mask, int groupbit, const int *type,
+                                          const acc *mass, const acc *rmass, acc *v0, acc *v1,
+                                          acc *v2, const acc *f0, const acc *f1, const acc *f2,
+                                          const acc *n0, const acc *n1, const acc *n2,
+                                          const acc *mu_len, acc *w0, acc *w1, acc *w2,
+                                          const acc *t0, const acc *t1, const acc *t2,
+                                          const acc *inertia, acc dtf, acc dtr)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      const acc dtfm = dtf / (rmass ? rmass[i] : mass[type[i]]);
+      v0[i] += dtfm * f0[i];
+      v1[i] += dtfm * f1[i];
+      v2[i] += dtfm * f2[i];
+      if (!(mu_len[i] > 0)) return;
+      const acc nv[3] = {n0[i], n1[i], n2[i]}, tau[3] = {t0[i], t1[i], t2[i]};
+      acc w[3] = {w0[i], w1[i], w2[i]};
+      physics::leapfrog_kick<acc>(w, nv, tau, dtr / inertia[type[i]]);
+      w0[i] = w[0];
+      w1[i] = w[1];
+      w2[i] = w[2];
+    }
+
+    // [0] m v^2, [1] I |omega x n|^2 (oriented atoms), [2] atoms, [3] oriented atoms
+    __global__ void reduce_aniso_kernel(int n, const int *mask, int groupbit, const int *type,
+                                        const acc *mass, const acc *rmass, const acc *v0,
+                                        const acc *v1, const acc *v2, const acc *n0, const acc *n1,
+                                        const acc *n2, const acc *mu_len, const acc *w0,
+                                        const acc *w1, const acc *w2, const acc *inertia,
+                                        double *out)
+    {
+      const int t = threadIdx.x;
+      double a[4] = {0, 0, 0, 0};
+      for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) {
+        if (!(mask[i] & groupbit)) continue;
+        const double m = rmass ? rmass[i] : mass[type[i]];
+        a[0] += m * (double(v0[i]) * v0[i] + double(v1[i]) * v1[i] + double(v2[i]) * v2[i]);
+        a[2] += 1.0;
+        if (mu_len[i] > 0) {
+          const double nv[3] = {n0[i], n1[i], n2[i]}, w[3] = {w0[i], w1[i], w2[i]};
+          double u[3];
+          physics::u_from_omega<double>(u, w, nv);
+          a[1] += inertia[type[i]] * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+          a[3] += 1.0;
+        }
+      }
+      block_sum_to(a, out);
+    }
+
+    __global__ void scale_aniso_kernel(int n, const int *mask, int groupbit, const acc *mu_len,
+                                       acc *v0, acc *v1, acc *v2, acc *w0, acc *w1, acc *w2, acc lt,
+                                       acc lr)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      v0[i] *= lt;
+      v1[i] *= lt;
+      v2[i] *= lt;
+      if (mu_len[i] > 0) {
+        w0[i] *= lr;
+        w1[i] *= lr;
+        w2[i] *= lr;
+      }
+    }
+
   }    // namespace
 
   // ==================================================================================
@@ -777,6 +964,8 @@ namespace cuda {
     DeviceArray<acc> x[3], v[3], f[3], xhold[3];
     DeviceArray<int> image[3], type, mask, tag;
     DeviceArray<acc> mass;
+    DeviceArray<acc> rmass;    // per-atom masses (atom styles with rmass), else empty
+    const acc *rmass_ptr() const { return rmass.size() ? rmass.get() : nullptr; }
     DeviceArray<PosType<real>> pos;
 
     // special neighbours
@@ -811,7 +1000,15 @@ namespace cuda {
     int *status_host = nullptr;    // pinned
 
     // force field
-    enum class PairKind { none, lj, table, gauss, harmonic_cut, dpd } pair_kind = PairKind::none;
+    enum class PairKind {
+      none,
+      lj,
+      table,
+      gauss,
+      harmonic_cut,
+      dpd,
+      soft_aniso
+    } pair_kind = PairKind::none;
     enum class BondKind { none, harmonic, fene } bond_kind = BondKind::none;
     DeviceArray<physics::LJCutParams<real>> lj;
     DeviceArray<physics::GaussParams<real>> gauss;
@@ -821,6 +1018,11 @@ namespace cuda {
     long long step = 0;
     double dt = 0.0;
     DeviceArray<physics::HarmonicCutParams<real>> harmonic_cut;
+    DeviceArray<physics::SoftAnisoParams<real>> soft_aniso;
+    // oriented particles: unit n, |mu| (0: none), omega, torque, packed n for the pair kernel
+    DeviceArray<acc> orient[3], mu_len, omega[3], torque[3], inertia;
+    DeviceArray<real4> orient_packed;
+    bool have_orient = false;
     DeviceArray<double> gfactor1, gfactor2, mv_sum;
     DeviceArray<physics::TableR2View<real>> table_view;
     DeviceArray<real> table_coeff, pair_offset, pair_cutsq;
@@ -948,6 +1150,8 @@ namespace cuda {
     s.maxspecial = 0;
     s.built = false;
     s.ev_valid = false;
+    s.have_orient = false;
+    s.rmass.resize(0);
     s.order_host.resize(n);
     for (int i = 0; i < n; ++i) s.order_host[i] = i;
     s.order.upload(s.order_host);
@@ -1327,12 +1531,24 @@ namespace cuda {
         MESOGPU_CUDA_LAUNCH_CHECK();
         break;
       }
+      case Impl::PairKind::soft_aniso: {
+        auto kernel = ev ? soft_aniso_kernel<true> : soft_aniso_kernel<false>;
+        kernel<<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.nnbr.get(), s.nbr.get(), s.soft_aniso.get(),
+                              s.pair_cutsq.get(), s.ntp1(), slj, s.orient_packed.get(),
+                              s.f[0].get(), s.f[1].get(), s.f[2].get(), s.torque[0].get(),
+                              s.torque[1].get(), s.torque[2].get(), evp);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+        break;
+      }
       case Impl::PairKind::none:
         for (int d = 0; d < 3; ++d) s.f[d].zero();
         if (ev)
           for (auto &a : s.ev_pair.a) a.zero();
         break;
     }
+
+    if (s.have_orient && s.pair_kind != Impl::PairKind::soft_aniso)
+      for (int d = 0; d < 3; ++d) s.torque[d].zero();    // no style makes torques
 
     const bool bonds = s.maxbond > 0 && s.bond_kind != Impl::BondKind::none;
     if (bonds && s.bond_kind == Impl::BondKind::harmonic)
@@ -1455,7 +1671,8 @@ namespace cuda {
     s.mv_sum.zero();
     const int nb = std::min(blocks(s.n), 1024);
     reduce_mv_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
-                                    s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
+                                    s.rmass_ptr(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
+                                    s.mv_sum.get());
     berendsen_scale_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.v[0].get(),
                                                    s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
                                                    tfactor, t_target, dt_over_period);
@@ -1478,18 +1695,18 @@ namespace cuda {
     // per-atom sums for the rotation of a group: mode 0 -> m x (3 values); mode 1 ->
     // angular momentum (3) and inertia tensor (6) about xcm; unwrapped positions
     template <int NSUM, int MODE>
-    __global__ void reduce_rotation_kernel(int n, const int *mask, int groupbit, const int *type,
-                                           const acc *mass, const acc *x0, const acc *x1,
-                                           const acc *x2, const int *im0, const int *im1,
-                                           const int *im2, const acc *v0, const acc *v1,
-                                           const acc *v2, double3 prd, double3 xcm, double *out)
+    __global__ void
+    reduce_rotation_kernel(int n, const int *mask, int groupbit, const int *type, const acc *mass,
+                           const acc *rmass, const acc *x0, const acc *x1, const acc *x2,
+                           const int *im0, const int *im1, const int *im2, const acc *v0,
+                           const acc *v1, const acc *v2, double3 prd, double3 xcm, double *out)
     {
       const int t = threadIdx.x;
       double a[NSUM];
       for (int c = 0; c < NSUM; ++c) a[c] = 0.0;
       for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) {
         if (!(mask[i] & groupbit)) continue;
-        const double m = mass[type[i]];
+        const double m = rmass ? rmass[i] : mass[type[i]];
         const double ux = x0[i] + im0[i] * prd.x, uy = x1[i] + im1[i] * prd.y,
                      uz = x2[i] + im2[i] * prd.z;
         if (MODE == 0) {
@@ -1536,9 +1753,9 @@ namespace cuda {
     s.mv_sum.zero();
     const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
     reduce_rotation_kernel<3, 0><<<std::min(blocks(s.n), 1024), BLOCK>>>(
-        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.x[0].get(), s.x[1].get(),
-        s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(), s.v[0].get(),
-        s.v[1].get(), s.v[2].get(), prd, make_double3(0, 0, 0), s.mv_sum.get());
+        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
+        s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(),
+        s.v[0].get(), s.v[1].get(), s.v[2].get(), prd, make_double3(0, 0, 0), s.mv_sum.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     s.mv_sum.download(sum_mx, 3);
   }
@@ -1551,9 +1768,10 @@ namespace cuda {
     s.mv_sum.zero();
     const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
     reduce_rotation_kernel<9, 1><<<std::min(blocks(s.n), 1024), BLOCK>>>(
-        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.x[0].get(), s.x[1].get(),
-        s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(), s.v[0].get(),
-        s.v[1].get(), s.v[2].get(), prd, make_double3(xcm[0], xcm[1], xcm[2]), s.mv_sum.get());
+        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
+        s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(),
+        s.v[0].get(), s.v[1].get(), s.v[2].get(), prd, make_double3(xcm[0], xcm[1], xcm[2]),
+        s.mv_sum.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     double h[9];
     s.mv_sum.download(h, 9);
@@ -1579,7 +1797,8 @@ namespace cuda {
     s.mv_sum.zero();
     const int nb = std::min(blocks(s.n), 1024);
     reduce_mv_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
-                                    s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
+                                    s.rmass_ptr(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
+                                    s.mv_sum.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     double sums[4];
     s.mv_sum.download(sums, 4);
@@ -1603,7 +1822,8 @@ namespace cuda {
     s.mv_sum.zero();
     const int nb = std::min(blocks(s.n), 1024);
     reduce_mv_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
-                                    s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
+                                    s.rmass_ptr(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
+                                    s.mv_sum.get());
     zero_momentum_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.v[0].get(),
                                                  s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
                                                  1.0 / masstotal, make_int3(x, y, z));
@@ -1615,8 +1835,8 @@ namespace cuda {
     Impl &s = *impl;
     nve_initial_kernel<<<blocks(s.n), BLOCK>>>(
         s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
-        s.f[0].get(), s.f[1].get(), s.f[2].get(), s.type.get(), s.mass.get(), static_cast<acc>(dtv),
-        static_cast<acc>(dtf), s.pos.get(), s.mask.get(), groupbit);
+        s.f[0].get(), s.f[1].get(), s.f[2].get(), s.type.get(), s.mass.get(), s.rmass_ptr(),
+        static_cast<acc>(dtv), static_cast<acc>(dtf), s.pos.get(), s.mask.get(), groupbit);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -1625,7 +1845,7 @@ namespace cuda {
     Impl &s = *impl;
     nve_final_kernel<<<blocks(s.n), BLOCK>>>(
         s.n, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(),
-        s.type.get(), s.mass.get(), static_cast<acc>(dtf), s.mask.get(), groupbit);
+        s.type.get(), s.mass.get(), s.rmass_ptr(), static_cast<acc>(dtf), s.mask.get(), groupbit);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -1642,6 +1862,10 @@ namespace cuda {
         << " and " << e.j
         << " is below the start of its table/r2 table (use 'inner clamp' or a table that starts "
            "closer)";
+    else if (e.bits & ERR_ROTATION)
+      m << "fix leapfrog/aniso: the atom at device index " << e.i
+        << " turns by more than 1 radian per step (dt*|omega| = " << std::sqrt(e.rsq)
+        << " >= 1): reduce the timestep";
     else if (e.bits & ERR_BAD_FENE)
       m << "bad FENE bond between atoms at device index " << e.i << " and " << e.j << ": length "
         << std::sqrt(e.rsq) << " is at least twice R0";
@@ -1702,6 +1926,16 @@ namespace cuda {
     }
     permute(s.type, 1);
     permute(s.mask, 1);
+    if (s.rmass.size()) permute(s.rmass, 1);
+    if (s.have_orient) {
+      for (int d = 0; d < 3; ++d) {
+        permute(s.orient[d], 1);
+        permute(s.omega[d], 1);
+        permute(s.torque[d], 1);
+      }
+      permute(s.mu_len, 1);
+      permute(s.orient_packed, 1);
+    }
     if (s.tag.size() == (size_t) n) permute(s.tag, 1);
     permute(s.pos, 1);
     permute(s.order, 1);
@@ -1747,6 +1981,158 @@ namespace cuda {
   void Engine::synchronize()
   {
     MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+  }
+
+  // ---- oriented particles ---------------------------------------------------------------
+
+  void Engine::upload_rmass(const double *rmass)
+  {
+    Impl &s = *impl;
+    std::vector<acc> m(rmass, rmass + s.n);
+    s.rmass.upload(m);
+  }
+
+  void Engine::upload_orientation(const double *mu4, const double *omega)
+  {
+    Impl &s = *impl;
+    const int n = s.n;
+    std::vector<acc> len(n), buf[3], w[3];
+    for (int d = 0; d < 3; ++d) {
+      buf[d].resize(n);
+      w[d].resize(n);
+    }
+    for (int i = 0; i < n; ++i) {
+      const double *m = mu4 + 4 * i;
+      const double norm = std::sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+      const bool oriented = m[3] > 0.0 && norm > 0.0;
+      len[i] = oriented ? m[3] : 0.0;
+      for (int d = 0; d < 3; ++d) {
+        buf[d][i] = oriented ? m[d] / norm : 0.0;
+        w[d][i] = omega[3 * i + d];
+      }
+    }
+    for (int d = 0; d < 3; ++d) {
+      s.orient[d].upload(buf[d]);
+      s.omega[d].upload(w[d]);
+      s.torque[d].resize(n);
+      s.torque[d].zero();
+    }
+    s.mu_len.upload(len);
+    s.orient_packed.resize(n);
+    pack_orient_kernel<<<blocks(n), BLOCK>>>(n, s.orient[0].get(), s.orient[1].get(),
+                                             s.orient[2].get(), s.mu_len.get(),
+                                             s.orient_packed.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.have_orient = true;
+  }
+
+  bool Engine::has_orientation() const
+  {
+    return impl->have_orient;
+  }
+
+  void Engine::download_orientation(double *mu4, double *omega, double *torque) const
+  {
+    const Impl &s = *impl;
+    if (!s.have_orient) return;
+    MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+    const int n = s.n;
+    const int *o = s.order_host.data();
+    std::vector<acc> len(n), buf(n);
+    s.mu_len.download(len.data(), n);
+    for (int d = 0; d < 3; ++d) {
+      if (mu4) {
+        s.orient[d].download(buf.data(), n);
+        // atoms without orientation keep their (zero-length) mu
+        for (int i = 0; i < n; ++i)
+          if (len[i] > 0) mu4[4 * o[i] + d] = len[i] * buf[i];
+      }
+      if (omega) {
+        s.omega[d].download(buf.data(), n);
+        for (int i = 0; i < n; ++i) omega[3 * o[i] + d] = buf[i];
+      }
+      if (torque) {
+        s.torque[d].download(buf.data(), n);
+        for (int i = 0; i < n; ++i) torque[3 * o[i] + d] = buf[i];
+      }
+    }
+  }
+
+  void Engine::set_pair_soft_aniso(const HostSoftAniso &p)
+  {
+    if (!impl->have_orient)
+      throw std::runtime_error("mesogpu: pair soft/aniso needs orientations (upload_orientation)");
+    impl->upload_pair(impl->soft_aniso, p.cutsq, Impl::PairKind::soft_aniso, [&](int k) {
+      const physics::SoftAnisoParams<double> &q = p.params[k];
+      physics::SoftAnisoParams<real> r;
+      r.model = q.model;
+      r.alpha_r = static_cast<real>(q.alpha_r);
+      r.alpha_a = static_cast<real>(q.alpha_a);
+      r.mu = static_cast<real>(q.mu);
+      r.nu = static_cast<real>(q.nu);
+      r.k = static_cast<real>(q.k);
+      r.c_edge = static_cast<real>(q.c_edge);
+      r.rc = static_cast<real>(q.rc);
+      r.inv_rc = static_cast<real>(q.inv_rc);
+      return r;
+    });
+  }
+
+  void Engine::set_inertia(const std::vector<double> &inertia)
+  {
+    std::vector<acc> h(inertia.begin(), inertia.end());
+    impl->inertia.upload(h);
+  }
+
+  void Engine::leapfrog_initial(double dtv, double dtf, int groupbit)
+  {
+    Impl &s = *impl;
+    if (!s.have_orient)
+      throw std::runtime_error("mesogpu: fix leapfrog/aniso needs orientations on the device");
+    leapfrog_initial_kernel<<<blocks(s.n), BLOCK>>>(
+        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
+        s.x[1].get(), s.x[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(),
+        s.f[1].get(), s.f[2].get(), s.orient[0].get(), s.orient[1].get(), s.orient[2].get(),
+        s.mu_len.get(), s.omega[0].get(), s.omega[1].get(), s.omega[2].get(), s.pos.get(),
+        s.orient_packed.get(), static_cast<acc>(dtv), static_cast<acc>(dtf), s.err.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::leapfrog_final(double dtf, double dtr, int groupbit)
+  {
+    Impl &s = *impl;
+    leapfrog_final_kernel<<<blocks(s.n), BLOCK>>>(
+        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.v[0].get(),
+        s.v[1].get(), s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(), s.orient[0].get(),
+        s.orient[1].get(), s.orient[2].get(), s.mu_len.get(), s.omega[0].get(), s.omega[1].get(),
+        s.omega[2].get(), s.torque[0].get(), s.torque[1].get(), s.torque[2].get(), s.inertia.get(),
+        static_cast<acc>(dtf), static_cast<acc>(dtr));
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::aniso_kinetic_sums(int groupbit, double sums[4])
+  {
+    Impl &s = *impl;
+    s.mv_sum.resize(4);
+    s.mv_sum.zero();
+    const int nb = std::min(blocks(s.n), 1024);
+    reduce_aniso_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+                                       s.rmass_ptr(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
+                                       s.orient[0].get(), s.orient[1].get(), s.orient[2].get(),
+                                       s.mu_len.get(), s.omega[0].get(), s.omega[1].get(),
+                                       s.omega[2].get(), s.inertia.get(), s.mv_sum.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.mv_sum.download(sums, 4);
+  }
+
+  void Engine::scale_aniso(int groupbit, double lambda_t, double lambda_r)
+  {
+    Impl &s = *impl;
+    scale_aniso_kernel<<<blocks(s.n), BLOCK>>>(
+        s.n, s.mask.get(), groupbit, s.mu_len.get(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
+        s.omega[0].get(), s.omega[1].get(), s.omega[2].get(), static_cast<acc>(lambda_t),
+        static_cast<acc>(lambda_r));
+    MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
 }    // namespace cuda

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "physics/soft_aniso.h"
+
 namespace mesogpu {
 namespace cuda {
 
@@ -58,6 +60,12 @@ namespace cuda {
   struct HostDihedral {
     std::vector<double> k, cos_shift, sin_shift;
     std::vector<int> multiplicity;    // per dihedral type, index 0 unused
+  };
+
+  // pair soft/aniso: the evaluator's parameters per type pair, (ntypes+1)^2 row-major
+  struct HostSoftAniso {
+    std::vector<physics::SoftAnisoParams<double>> params;
+    std::vector<double> cutsq;
   };
 
   struct EnergyVirial {
@@ -134,6 +142,26 @@ namespace cuda {
     // be null. Valid after compute_forces(true).
     enum class ForceKind { pair = 0, bond = 1, angle = 2, dihedral = 3 };
     void download_per_atom_ev(ForceKind kind, double *energy, double *virial) const;
+
+    // --- oriented particles (pair soft/aniso, fix leapfrog/aniso) ----------------------
+    // per-atom masses for atom styles with rmass (n values); without it masses are per type
+    void upload_rmass(const double *rmass);
+    // orientations as LAMMPS's dipole style holds them (mu: 4 n values x, y, z, |mu|; the
+    // device keeps n = mu/|mu| and |mu|; |mu| = 0: no orientation), omega and torque 3 n
+    void upload_orientation(const double *mu4, const double *omega);
+    void download_orientation(double *mu4, double *omega, double *torque) const;
+    bool has_orientation() const;
+    void set_pair_soft_aniso(const HostSoftAniso &p);
+    // fix leapfrog/aniso: velocity Verlet for x, v; n drifts with omega (initial), omega is
+    // kicked by the torque (final); inertia per type (ntypes + 1 values); dtr = dt ftm2v
+    void set_inertia(const std::vector<double> &inertia);
+    void leapfrog_initial(double dtv, double dtf, int groupbit);
+    void leapfrog_final(double dtf, double dtr, int groupbit);
+    // sums over the group: [0] m v^2, [1] I |omega x n|^2 over oriented atoms, [2] atoms,
+    // [3] oriented atoms
+    void aniso_kinetic_sums(int groupbit, double sums[4]);
+    // v *= lambda_t for the group, omega *= lambda_r for its oriented atoms
+    void scale_aniso(int groupbit, double lambda_t, double lambda_r);
 
     // --- integrators -----------------------------------------------------------------
     // fix nve on the atoms whose mask has groupbit (upload_mask first)

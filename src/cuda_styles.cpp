@@ -12,6 +12,7 @@
 #include "compute.h"
 #include "group.h"
 #include "update.h"
+#include "physics/rotation_leapfrog.h"
 #include "verlet_cuda.h"
 
 #include <cstring>
@@ -187,6 +188,11 @@ void FixLangevinCuda::device_setup(Engine &engine)
                       "and no temperature bias yet");
   for (int t = 1; t <= atom->ntypes; t++)
     if (ratio[t] != 1.0) error->all(FLERR, "Fix langevin/cuda does not support 'scale' yet");
+  if (atom->rmass_flag)
+    error->all(FLERR,
+               "Fix langevin/cuda supports per-type masses only (atom style {} has "
+               "per-atom masses)",
+               atom->atom_style);
   // the prefactors FixLangevin::init() computed for this run
   engine.set_langevin(std::vector<double>(gfactor1, gfactor1 + atom->ntypes + 1),
                       std::vector<double>(gfactor2, gfactor2 + atom->ntypes + 1));
@@ -402,4 +408,82 @@ void ComputeTempCuda::compute_vector()
   // the kinetic tensor (pressure components) from host velocities: sync first
   if (auto *verlet = dynamic_cast<VerletCuda *>(update->integrate)) verlet->sync_atoms();
   ComputeTemp::compute_vector();
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairSoftAnisoCuda::init_style()
+{
+  PairSoftAniso::init_style();
+  warn_if_host(lmp, "Pair", "soft/aniso/cuda");
+}
+
+void PairSoftAnisoCuda::device_setup(Engine &engine)
+{
+  normalise_orientations();    // stops on an anisotropic atom without orientation
+  const int np1 = atom->ntypes + 1;
+  mesogpu::cuda::HostSoftAniso p;
+  p.params.resize(np1 * np1, pair_params(1, 1));
+  p.cutsq.assign(np1 * np1, 0.0);
+  for (int i = 1; i < np1; i++)
+    for (int j = 1; j < np1; j++) {
+      p.params[i * np1 + j] = pair_params(i, j);
+      p.cutsq[i * np1 + j] = cutsq[i][j];
+    }
+  engine.set_pair_soft_aniso(p);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixLeapfrogAnisoCuda::device_setup(Engine &engine)
+{
+  if (!engine.has_orientation())
+    error->all(FLERR, "Fix leapfrog/aniso/cuda: the atom style has no orientations on the device "
+                      "(use atom_style hybrid sphere dipole)");
+  engine.set_inertia(inertia);
+}
+
+void FixLeapfrogAnisoCuda::device_initial_integrate(Engine &engine)
+{
+  engine.leapfrog_initial(dtv, dtf, groupbit);
+}
+
+void FixLeapfrogAnisoCuda::device_temperatures(Engine &engine, double &t_tr, double &t_rot,
+                                               double &dof_tr, double &n_rot)
+{
+  // FixLeapfrogAniso::temperatures() on device sums
+  double sum[4];
+  engine.aniso_kinetic_sums(groupbit, sum);
+  dof_tr = 3.0 * sum[2] - 3.0 - fix_dof;
+  n_rot = sum[3];
+  const double mvv2e = force->mvv2e, boltz = force->boltz;
+  t_tr = dof_tr > 0.0 ? sum[0] * mvv2e / (dof_tr * boltz) : 0.0;
+  t_rot = n_rot > 0.0 ? sum[1] * mvv2e / (2.0 * n_rot * boltz) : 0.0;
+}
+
+void FixLeapfrogAnisoCuda::device_final_integrate(Engine &engine)
+{
+  engine.leapfrog_final(dtf, dtv * force->ftm2v, groupbit);
+  if (!berendsen) return;
+  double t_tr, t_rot, dof_tr, n_rot;
+  device_temperatures(engine, t_tr, t_rot, dof_tr, n_rot);
+  const double lambda_t =
+      dof_tr > 0.0 ? mesogpu::physics::berendsen_lambda(dtv, tau_t, t_target, t_tr) : 1.0;
+  const double lambda_r =
+      n_rot > 0.0 ? mesogpu::physics::berendsen_lambda(dtv, tau_r, t_target, t_rot) : 1.0;
+  engine.scale_aniso(groupbit, lambda_t, lambda_r);
+}
+
+double FixLeapfrogAnisoCuda::compute_vector(int n)
+{
+  auto *verlet = dynamic_cast<VerletCuda *>(update->integrate);
+  Engine *engine = verlet ? verlet->engine_ahead_of_host() : nullptr;
+  if (!engine) return FixLeapfrogAniso::compute_vector(n);
+  double t_tr, t_rot, dof_tr, n_rot;
+  try {
+    device_temperatures(*engine, t_tr, t_rot, dof_tr, n_rot);
+  } catch (std::runtime_error &e) {
+    error->all(FLERR, "Fix leapfrog/aniso/cuda: {}", e.what());
+  }
+  return n == 0 ? t_tr : t_rot;
 }

@@ -18,11 +18,13 @@
 #include "compute_temp.h"
 #include "device_styles.h"
 #include "fix_langevin.h"
+#include "fix_leapfrog_aniso.h"
 #include "fix_momentum.h"
 #include "fix_nve.h"
 #include "fix_nvt.h"
 #include "fix_temp_berendsen.h"
 #include "pair_lj_cut.h"
+#include "pair_soft_aniso.h"
 #include "pair_table_r2.h"
 
 namespace LAMMPS_NS {
@@ -176,6 +178,32 @@ class FixMomentumCuda : public FixMomentum, public DeviceFix {
   FixMomentumCuda(class LAMMPS *lmp, int narg, char **arg) : FixMomentum(lmp, narg, arg) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
   void device_end_of_step(mesogpu::cuda::Engine &engine) override;
+};
+
+// pair soft/aniso: forces and torques from the packed device orientations
+class PairSoftAnisoCuda : public PairSoftAniso, public DeviceForce {
+ public:
+  MESOGPU_DEVICE_PER_ATOM(pair)
+  PairSoftAnisoCuda(class LAMMPS *lmp) : PairSoftAniso(lmp) {}
+  void init_style() override;
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+};
+
+// fix leapfrog/aniso: both halves of the step on the device; Berendsen from device sums
+// (one 32-byte read-back per step); f_ID[1], f_ID[2] from device sums during a run
+class FixLeapfrogAnisoCuda : public FixLeapfrogAniso, public DeviceFix {
+ public:
+  FixLeapfrogAnisoCuda(class LAMMPS *lmp, int narg, char **arg) : FixLeapfrogAniso(lmp, narg, arg)
+  {
+  }
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+  void device_initial_integrate(mesogpu::cuda::Engine &engine) override;
+  void device_final_integrate(mesogpu::cuda::Engine &engine) override;
+  double compute_vector(int) override;
+
+ private:
+  void device_temperatures(mesogpu::cuda::Engine &engine, double &t_tr, double &t_rot,
+                           double &dof_tr, double &n_rot);
 };
 
 // compute temp whose scalar comes from a device reduction while a resident run holds

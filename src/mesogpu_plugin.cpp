@@ -99,6 +99,10 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   r.add2<FixTempBerendsenCuda>("fix", "temp/berendsen/cuda",
                                "mesogpu: fix temp/berendsen resident on the GPU");
   r.add2<FixMomentumCuda>("fix", "momentum/cuda", "mesogpu: fix momentum resident on the GPU");
+  r.add1<PairSoftAnisoCuda>("pair", "soft/aniso/cuda",
+                            "mesogpu: soft anisotropic particles resident on the GPU");
+  r.add2<FixLeapfrogAnisoCuda>("fix", "leapfrog/aniso/cuda",
+                               "mesogpu: fix leapfrog/aniso resident on the GPU");
   r.add2<ComputeTempCuda>("compute", "temp/cuda",
                           "mesogpu: compute temp from a device reduction in resident runs");
   r.add2<VerletCuda>("run", "verlet/cuda",

@@ -65,11 +65,6 @@ void VerletCuda::check_styles()
   if (domain->box_change)
     error->all(FLERR, "run_style verlet/cuda: the box must not change during the run "
                       "(a fix changes it: npt, deform, box/relax are not supported yet)");
-  if (atom->rmass_flag)
-    error->all(FLERR,
-               "run_style verlet/cuda supports per-type masses only (atom style {} has "
-               "per-atom masses)",
-               atom->atom_style);
 
   // a force style without a device part is named, with the device styles of its kind
   auto require_device = [&](auto *style, const char *kind, const char *name,
@@ -80,8 +75,9 @@ void VerletCuda::check_styles()
                  "with -sf cuda to pick them)",
                  kind, name, kind, available);
   };
-  require_device(force->pair, "pair", force->pair_style,
-                 "lj/cut/cuda, table/r2/cuda, gauss/cuda, harmonic/cut/cuda, dpd/cuda");
+  require_device(
+      force->pair, "pair", force->pair_style,
+      "lj/cut/cuda, table/r2/cuda, gauss/cuda, harmonic/cut/cuda, dpd/cuda, soft/aniso/cuda");
   require_device(force->bond, "bond", force->bond_style, "harmonic/cuda, fene/cuda");
   require_device(force->angle, "angle", force->angle_style, "harmonic/cuda, cosine/squared/cuda");
   require_device(force->dihedral, "dihedral", force->dihedral_style, "harmonic/cuda, charmm/cuda");
@@ -118,6 +114,7 @@ void VerletCuda::check_styles()
             FLERR,
             "run_style verlet/cuda: fix {} (style {}) acts during the step and has no device "
             "part (device fixes: nve/cuda, nvt/cuda, langevin/cuda, temp/berendsen/cuda, "
+            "leapfrog/aniso/cuda, "
             "momentum/cuda; host fixes that only observe at the end of a step: ave/time, "
             "ave/chunk, ave/histo, ave/correlate, ave/atom, print, vector, halt; run "
             "with -sf cuda to pick the device fixes)",
@@ -218,6 +215,10 @@ void VerletCuda::upload()
     engine->upload_mask(atom->mask);
     static_assert(sizeof(tagint) == sizeof(int), "device tags are 32-bit");
     engine->upload_tags(reinterpret_cast<const int *>(atom->tag));
+    if (atom->rmass_flag) engine->upload_rmass(atom->rmass);
+    // oriented particles (atom_style hybrid sphere dipole): n = mu/|mu|, omega, torque
+    if (atom->mu_flag && atom->omega_flag && atom->torque_flag)
+      engine->upload_orientation(n ? atom->mu[0] : nullptr, n ? atom->omega[0] : nullptr);
 
     // special neighbours (1-2, 1-3, 1-4) as device indices
     if (atom->molecular == Atom::MOLECULAR && atom->maxspecial > 0) {
@@ -378,6 +379,8 @@ void VerletCuda::sync_atoms()
   try {
     engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr,
                            n ? atom->f[0] : nullptr, image.data());
+    if (n && engine->has_orientation())
+      engine->download_orientation(atom->mu[0], atom->omega[0], atom->torque[0]);
     engine->check_errors();
   } catch (std::runtime_error &e) {
     error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
