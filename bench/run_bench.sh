@@ -4,7 +4,7 @@
 #   LAMMPS GPU package    (-sf gpu -pk gpu 1, mixed precision, same host LAMMPS build)
 #   LAMMPS OpenMP         (-sf omp -pk omp NTHREADS, all cores, one rank)
 # and prints steps/s, atom-steps/s and the ratios to mesogpu.
-# Usage: bench/run_bench.sh LMP OUTDIR [quick]
+# Usage: bench/run_bench.sh LMP OUTDIR [quick]   (BENCH_ONLY=regex picks systems by name)
 #   LMP: the host lmp (device profile); LAMMPS_PLUGIN_PATH must name mesogpu's folder.
 # The polyethylene data files (bench/make_pe.py, python3 only) are generated before the
 # runs into BENCH_DATA_DIR (default: a folder in /tmp named by make_pe.py's hash, kept
@@ -51,6 +51,7 @@ run_one() {    # log input engine-args... ; prints "steps atoms seconds" of the 
 
 # generate the polyethylene data files the chosen systems read (skipped when present)
 for s in "${SYSTEMS[@]}"; do
+  if [ -n "${BENCH_ONLY:-}" ] && ! [[ ${s%%|*} =~ $BENCH_ONLY ]]; then continue; fi
   for f in "${!PE_GEN[@]}"; do
     [[ "$s" == *"$PE_DATA/$f"* ]] || continue
     [ -s "$PE_DATA/$f" ] && continue
@@ -64,6 +65,8 @@ done
 printf "%-10s %10s %-16s %8s %10s %14s %9s\n" system atoms engine steps steps/s atom-steps/s vs-mesogpu
 for s in "${SYSTEMS[@]}"; do
   IFS='|' read -r name input vars sm sg so <<<"$s"
+  # BENCH_ONLY: a regular expression on the system names (default: all)
+  if [ -n "${BENCH_ONLY:-}" ] && ! [[ $name =~ $BENCH_ONLY ]]; then continue; fi
   read -r -a vararr <<<"$vars"
   declare -A rate=()
   for engine in mesogpu gpu omp; do
