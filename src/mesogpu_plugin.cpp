@@ -6,6 +6,7 @@
 #include "version.h"
 
 #include "fix_leapfrog_aniso.h"
+#include "fix_mdscf.h"
 #include "mesogpu_info.h"
 #include "pair_soft_aniso.h"
 #include "pair_table_r2.h"
@@ -74,6 +75,8 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   r.add2<FixLeapfrogAniso>("fix", "leapfrog/aniso",
                            "mesogpu: velocity Verlet + rotational leapfrog of anisotropic "
                            "particles (n = mu/|mu|), optional Berendsen");
+  r.add2<FixMDSCF>("fix", "mdscf",
+                   "mesogpu: hybrid particle-field MD (MD-SCF): density-field forces on a grid");
 
 #ifdef MESOGPU_HAVE_CUDA
   r.add1<PairLJCutCuda>("pair", "lj/cut/cuda", "mesogpu: lj/cut resident on the GPU");
