@@ -1,5 +1,6 @@
 # ctest driver: unittest/lammps/in.mdscf_mpi (fix mdscf, field forces only, NVE, every 5,
-# 100 steps) on 1, 2 and 4 MPI ranks. The thermo rows at steps 0 and 100 (W, its chi and
+# 100 steps) on 1, 2 and 4 MPI ranks, and on 2 ranks with a load-balancing step at step 52
+# (between updates: the stored field is remapped to the new sub-domains). The thermo rows at steps 0 and 100 (W, its chi and
 # kappa parts, KE, pressure with the field virial) and the per-atom forces at steps 0 and
 # 100 (atoms named by their start position) must agree within rounding: the densities are
 # sums in another order on each decomposition (1e-16), which 100 steps of a soft field
@@ -7,26 +8,35 @@
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 
-foreach(np 1 2 4)
-  execute_process(COMMAND ${MPIEXEC} -np ${np} --oversubscribe ${LMP} -in ${INPUT} -log log.np${np}
+foreach(run 1 2 4 2b)
+  string(REGEX REPLACE "b$" "" np ${run})
+  set(rebalance 0)
+  if(run MATCHES "b$")
+    set(rebalance 1)
+  endif()
+  execute_process(COMMAND ${MPIEXEC} -np ${np} --oversubscribe ${LMP} -in ${INPUT} -log log.np${run}
+      -var rebalance ${rebalance}
     WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
   message("np ${np}:\n${o}${e}")
   if(NOT rc EQUAL 0 OR o MATCHES "ERROR")
-    message(FATAL_ERROR "in.mdscf_mpi on ${np} ranks failed (exit ${rc})")
+    message(FATAL_ERROR "in.mdscf_mpi on ${np} ranks (rebalance ${rebalance}) failed (exit ${rc})")
   endif()
   if(NOT np EQUAL 1 AND o MATCHES "1 by 1 by 1 MPI processor grid")
     message(FATAL_ERROR "in.mdscf_mpi did not run on ${np} ranks")
   endif()
-  file(STRINGS ${WORK_DIR}/log.np${np} rows REGEX "^ +(0|100)( +[-+0-9.eE]+)+$")
+  if(rebalance AND NOT o MATCHES "initial/final imbalance factor")
+    message(FATAL_ERROR "in.mdscf_mpi with rebalance 1 did not balance")
+  endif()
+  file(STRINGS ${WORK_DIR}/log.np${run} rows REGEX "^ +(0|100)( +[-+0-9.eE]+)+$")
   list(LENGTH rows n)
   if(NOT n EQUAL 2)
     message(FATAL_ERROR "in.mdscf_mpi on ${np} ranks: expected thermo rows for steps 0 and 100")
   endif()
-  set(rows_${np} "${rows}")
-  file(RENAME ${WORK_DIR}/forces.dump ${WORK_DIR}/forces.np${np})
+  set(rows_${run} "${rows}")
+  file(RENAME ${WORK_DIR}/forces.dump ${WORK_DIR}/forces.np${run})
 endforeach()
 
-foreach(np 2 4)
+foreach(np 2 4 2b)
   foreach(i 0 1)
     list(GET rows_1 ${i} a)
     list(GET rows_${np} ${i} b)
@@ -67,4 +77,4 @@ foreach(np 2 4)
     message(FATAL_ERROR "1 vs ${np} ranks: per-atom forces differ (${fo})")
   endif()
 endforeach()
-message("1, 2 and 4 ranks agree at steps 0 and 100 (thermo and per-atom forces)")
+message("1, 2 and 4 ranks (and 2 with a rebalance) agree at steps 0 and 100 (thermo and per-atom forces)")
