@@ -35,6 +35,12 @@ SYSTEMS=(
   "dpd-1000k|in.dpd|-var n 1000000|500|100|10"
   "pe-19k|in.pe|-var datafile $PE_DATA/pe-I.data|5000|2000|500"
   "pe-675k|in.pe|-var datafile $PE_DATA/pe-VII.data|500|200|20"
+  # triblock Janus (soft/aniso aba + leapfrog/aniso): the LAMMPS GPU and OpenMP packages
+  # have no variant of either style, so those two engines run the CPU styles on one core
+  "triblock-24k|in.triblock|-var L 20|20000|100|100"
+  "triblock-192k|in.triblock|-var L 40|10000|20|20"
+  "triblock-648k|in.triblock|-var L 60|5000|10|10"
+  "triblock-1536k|in.triblock|-var L 80|5000|5|5"
 )
 [ -n "$QUICK" ] && SYSTEMS=("lj-32k|in.lj|-var x 1 -var y 1 -var z 1|1000|500|100")
 
