@@ -9,6 +9,7 @@
 #include "physics/angle.h"
 #include "physics/bond_fene.h"
 #include "physics/dihedral.h"
+#include "physics/mdscf.h"
 #include "physics/bond_harmonic.h"
 #include "physics/pair_dpd.h"
 #include "physics/pair_gauss.h"
@@ -506,6 +507,8 @@ namespace cuda {
       if (t == 0)
         for (int c = 0; c < N; ++c) atomicAdd(&out[c], sh[c][0]);
     }
+
+#include "mdscf_kernels.cuh"
 
     // sum over the group of m v^2 (slot 0) and m v (slots 1..3), double
     __global__ void reduce_mv_kernel(int n, const int *mask, int groupbit, const int *type,
@@ -1033,6 +1036,21 @@ namespace cuda {
     DeviceArray<double> ev_sum;
     DeviceArray<ErrorRecord> err;
 
+    // MD-SCF field of fix mdscf/cuda (mdscf_kernels.cuh)
+    bool have_field = false;
+    FieldGridD field_grid{};
+    FieldParamsD field_params{};
+    int field_groupbit = 0;
+    acc field_scale = acc(1);    // 1/(rho0 v_c)
+    bool field_gather = false;
+    int field_cell_cap = 0;
+    DeviceArray<int> field_type2comp, field_cell_count, field_cell_atoms;
+    DeviceArray<acc> field_phi, field_pot;
+    DeviceArray<real4> field_grad;
+    DeviceArray<double> field_sums;    // f_chi, f_kappa, virial density summed over nodes
+    int field_nodes() const { return field_grid.n[0] * field_grid.n[1] * field_grid.n[2]; }
+    void field_derive(acc scale);
+
     // device order: order[i] = LAMMPS index of device atom i (identity until the first sort)
     DeviceArray<int> order, sort_src, sort_inv, sort_tmp_int;
     DeviceArray<unsigned> sort_key, sort_key_out;
@@ -1151,6 +1169,8 @@ namespace cuda {
     s.built = false;
     s.ev_valid = false;
     s.have_orient = false;
+    s.have_field = false;                  // until a fix sets one for this run
+    s.pair_kind = Impl::PairKind::none;    // until the pair style sets its kind
     s.rmass.resize(0);
     s.order_host.resize(n);
     for (int i = 0; i < n; ++i) s.order_host[i] = i;
@@ -1364,7 +1384,8 @@ namespace cuda {
     MESOGPU_CUDA_LAUNCH_CHECK();
     const int4 sflag =
         make_int4(s.special_flag[0], s.special_flag[1], s.special_flag[2], s.special_flag[3]);
-    for (;;) {
+    // without pair forces nothing reads the list: binning (wrap, sort) is all a build does
+    while (s.pair_kind != Impl::PairKind::none) {
       s.nbr.resize((size_t) s.nbr_cap * s.n);
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 1, 0, sizeof(int)));
       build_neighbors_kernel<<<blocks(s.n), BLOCK>>>(
@@ -1380,6 +1401,11 @@ namespace cuda {
     }
     s.ago = 0;
     s.built = true;
+  }
+
+  void Engine::set_pair_none()
+  {
+    impl->pair_kind = Impl::PairKind::none;
   }
 
   void Engine::set_pair_lj(const HostLJ &p)
@@ -2133,6 +2159,139 @@ namespace cuda {
         s.omega[0].get(), s.omega[1].get(), s.omega[2].get(), static_cast<acc>(lambda_t),
         static_cast<acc>(lambda_r));
     MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  // ---- MD-SCF field (fix mdscf/cuda) ------------------------------------------------------
+
+  void Engine::set_mdscf(const HostMDSCF &p)
+  {
+    Impl &s = *impl;
+    if (p.ncomp < 1 || p.ncomp > MDSCF_MAX_COMP)
+      throw std::runtime_error("mesogpu: fix mdscf/cuda supports 1 to " +
+                               std::to_string(MDSCF_MAX_COMP) + " field types (got " +
+                               std::to_string(p.ncomp) + ")");
+    if ((int) p.type2comp.size() != s.ntypes + 1 || (int) p.chi.size() != p.ncomp * p.ncomp)
+      throw std::runtime_error("mesogpu: set_mdscf: parameter arrays of the wrong size");
+    const int nn[3] = {p.nx, p.ny, p.nz};
+    for (int d = 0; d < 3; ++d) {
+      if (nn[d] < 2) throw std::runtime_error("mesogpu: fix mdscf/cuda needs >= 2 nodes per edge");
+      s.field_grid.n[d] = nn[d];
+      s.field_grid.lo[d] = static_cast<acc>(s.lo[d]);
+      s.field_grid.inv_h[d] = static_cast<acc>(nn[d] / (s.hi[d] - s.lo[d]));
+    }
+    s.field_grid.ncomp = p.ncomp;
+    for (int k = 0; k < p.ncomp * p.ncomp; ++k) s.field_params.chi[k] = static_cast<acc>(p.chi[k]);
+    s.field_params.kT = static_cast<acc>(p.kT);
+    s.field_params.inv_kappa = static_cast<acc>(p.inv_kappa);
+    const double vc = (s.hi[0] - s.lo[0]) * (s.hi[1] - s.lo[1]) * (s.hi[2] - s.lo[2]) /
+                      ((double) p.nx * p.ny * p.nz);
+    s.field_scale = static_cast<acc>(1.0 / (p.rho0 * vc));
+    s.field_groupbit = p.groupbit;
+    s.field_gather = p.gather;
+    s.field_type2comp.upload(p.type2comp);
+    const size_t nodes = s.field_nodes();
+    s.field_phi.resize(nodes * p.ncomp);
+    s.field_pot.resize(nodes * p.ncomp);
+    s.field_grad.resize(nodes * p.ncomp);
+    s.field_sums.resize(3);
+    if (s.field_gather) {
+      s.field_cell_count.resize(nodes);
+      if (s.field_cell_cap == 0) {
+        // the mean occupancy of a field cell plus room for fluctuations
+        const double mean = p.rho0 * vc;
+        s.field_cell_cap = static_cast<int>(mean + 4.0 * std::sqrt(mean + 1.0)) + 4;
+      }
+    }
+    s.have_field = true;
+  }
+
+  void Engine::Impl::field_derive(acc scale)
+  {
+    const int nodes = field_nodes();
+    field_sums.zero();
+    mdscf_derive_kernel<<<std::min(blocks(nodes), 1024), BLOCK>>>(
+        nodes, field_grid.ncomp, scale, field_params, field_phi.get(), field_pot.get(),
+        field_sums.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    mdscf_gradient_kernel<<<blocks(nodes), BLOCK>>>(field_grid, field_pot.get(), field_grad.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::mdscf_upload_phi(const double *phi)
+  {
+    Impl &s = *impl;
+    if (!s.have_field) throw std::runtime_error("mesogpu: mdscf_upload_phi before set_mdscf");
+    std::vector<acc> h(phi, phi + s.field_phi.size());
+    s.field_phi.upload(h);
+    s.field_derive(acc(1));
+  }
+
+  void Engine::mdscf_download_phi(double *phi) const
+  {
+    const Impl &s = *impl;
+    if (!s.have_field) throw std::runtime_error("mesogpu: mdscf_download_phi before set_mdscf");
+    std::vector<acc> h(s.field_phi.size());
+    s.field_phi.download(h.data(), h.size());
+    std::copy(h.begin(), h.end(), phi);
+  }
+
+  void Engine::mdscf_build_field()
+  {
+    Impl &s = *impl;
+    if (!s.have_field) throw std::runtime_error("mesogpu: mdscf_build_field before set_mdscf");
+    const int nodes = s.field_nodes();
+    if (!s.field_gather) {
+      s.field_phi.zero();
+      mdscf_deposit_atomic_kernel<<<blocks(s.n), BLOCK>>>(
+          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.type.get(), s.mask.get(),
+          s.field_groupbit, s.field_type2comp.get(), s.field_grid, s.field_phi.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    } else {
+      // bin on the field grid; grow the cell capacity and bin again on overflow
+      for (;;) {
+        s.field_cell_atoms.resize((size_t) nodes * s.field_cell_cap);
+        s.field_cell_count.zero();
+        MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 3, 0, sizeof(int)));
+        mdscf_bin_kernel<<<blocks(s.n), BLOCK>>>(
+            s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.type.get(), s.mask.get(),
+            s.field_groupbit, s.field_type2comp.get(), s.field_grid, s.field_cell_count.get(),
+            s.field_cell_atoms.get(), s.field_cell_cap, s.status.get() + 3);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+        MESOGPU_CUDA_CALL(
+            cudaMemcpy(s.status_host + 3, s.status.get() + 3, sizeof(int), cudaMemcpyDeviceToHost));
+        if (s.status_host[3] <= s.field_cell_cap) break;
+        s.field_cell_cap = s.status_host[3] + s.status_host[3] / 4 + 4;
+      }
+      // atoms in index order within each cell: the gather's sums do not depend on the
+      // order of the slot claims
+      sort_cells_kernel<<<blocks(nodes), BLOCK>>>(nodes, s.field_cell_count.get(),
+                                                  s.field_cell_atoms.get(), s.field_cell_cap);
+      MESOGPU_CUDA_LAUNCH_CHECK();
+      mdscf_deposit_gather_kernel<<<blocks(nodes), BLOCK>>>(
+          s.x[0].get(), s.x[1].get(), s.x[2].get(), s.type.get(), s.field_type2comp.get(),
+          s.field_grid, s.field_cell_count.get(), s.field_cell_atoms.get(), s.field_cell_cap,
+          s.field_phi.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
+    s.field_derive(s.field_scale);
+  }
+
+  void Engine::mdscf_apply_forces()
+  {
+    Impl &s = *impl;
+    if (!s.have_field) throw std::runtime_error("mesogpu: mdscf_apply_forces before set_mdscf");
+    mdscf_force_kernel<<<blocks(s.n), BLOCK>>>(
+        s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.type.get(), s.mask.get(), s.field_groupbit,
+        s.field_type2comp.get(), s.field_grid, s.field_grad.get(), s.f[0].get(), s.f[1].get(),
+        s.f[2].get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::mdscf_sums(double sums[3]) const
+  {
+    const Impl &s = *impl;
+    if (!s.have_field) throw std::runtime_error("mesogpu: mdscf_sums before set_mdscf");
+    s.field_sums.download(sums, 3);
   }
 
 }    // namespace cuda

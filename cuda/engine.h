@@ -68,6 +68,19 @@ namespace cuda {
     std::vector<double> cutsq;
   };
 
+  // fix mdscf/cuda: the MD-SCF field on the whole periodic grid (nx ny nz nodes); the
+  // per-type component (-1: not in the field), chi per component pair (row-major), kT,
+  // 1/kappa, rho0; the fix's group; deposit by gather over a field-grid cell list
+  // instead of atomics
+  struct HostMDSCF {
+    int nx = 0, ny = 0, nz = 0, ncomp = 0;
+    std::vector<int> type2comp;    // ntypes + 1 values
+    std::vector<double> chi;       // ncomp^2 values
+    double kT = 0.0, inv_kappa = 0.0, rho0 = 0.0;
+    int groupbit = 0;
+    bool gather = false;
+  };
+
   struct EnergyVirial {
     double e_pair = 0.0, e_bond = 0.0, e_angle = 0.0, e_dihedral = 0.0;
     double v_pair[6] = {0, 0, 0, 0, 0, 0}, v_bond[6] = {0, 0, 0, 0, 0, 0};
@@ -129,6 +142,8 @@ namespace cuda {
     void set_pair_gauss(const HostGauss &p);
     void set_pair_harmonic_cut(const HostHarmonicCut &p);
     void set_pair_dpd(const HostDPD &p);
+    // no pair forces (pair_style zero, or none): no neighbour list is built either
+    void set_pair_none();
     // the timestep and dt that step-dependent forces (DPD noise) use
     void set_step(long long step, double dt);
     void set_bond_harmonic(const HostBondHarmonic &p);
@@ -162,6 +177,20 @@ namespace cuda {
     void aniso_kinetic_sums(int groupbit, double sums[4]);
     // v *= lambda_t for the group, omega *= lambda_r for its oriented atoms
     void scale_aniso(int groupbit, double lambda_t, double lambda_r);
+
+    // --- MD-SCF field (fix mdscf/cuda) -----------------------------------------------
+    // grids are node-major: value k of node (ix, iy, iz) at ((iz ny + iy) nx + ix) ncomp + k
+    void set_mdscf(const HostMDSCF &p);
+    // phi (volume fractions) from the host, then potentials, gradients and sums from it
+    void mdscf_upload_phi(const double *phi);
+    void mdscf_download_phi(double *phi) const;
+    // densities from the current positions, then potentials, gradients, sums
+    void mdscf_build_field();
+    // f += field force of every field atom at its current position (stored gradients)
+    void mdscf_apply_forces();
+    // sums over all nodes of f_chi, f_kappa and the virial density of the current field
+    // (physics/mdscf.h; one device-to-host copy)
+    void mdscf_sums(double sums[3]) const;
 
     // --- integrators -----------------------------------------------------------------
     // fix nve on the atoms whose mask has groupbit (upload_mask first)

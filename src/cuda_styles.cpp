@@ -6,6 +6,7 @@
 
 #include "atom.h"
 #include "comm.h"
+#include "domain.h"
 #include "engine.h"
 #include "error.h"
 #include "force.h"
@@ -198,7 +199,7 @@ void FixLangevinCuda::device_setup(Engine &engine)
                       std::vector<double>(gfactor2, gfactor2 + atom->ntypes + 1));
 }
 
-void FixLangevinCuda::device_post_force(Engine &engine)
+void FixLangevinCuda::device_post_force(Engine &engine, int)
 {
   compute_target();    // t_target and tsqrt for this step (a ramp over the run)
   engine.langevin(groupbit, tsqrt, stream_seed, update->ntimestep);
@@ -486,4 +487,148 @@ double FixLeapfrogAnisoCuda::compute_vector(int n)
     error->all(FLERR, "Fix leapfrog/aniso/cuda: {}", e.what());
   }
   return n == 0 ? t_tr : t_rot;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairZeroCuda::init_style()
+{
+  PairZero::init_style();
+  warn_if_host(lmp, "Pair", "zero/cuda");
+}
+
+void PairZeroCuda::device_setup(Engine &engine)
+{
+  engine.set_pair_none();
+}
+
+void PairZeroCuda::device_per_atom(Engine &, int eflag, int vflag)
+{
+  ev_setup(eflag, vflag);    // zeroes eatom / vatom: the style contributes nothing
+}
+
+/* ----------------------------------------------------------------------
+   fix mdscf/cuda
+------------------------------------------------------------------------- */
+
+void FixMDSCFCuda::init()
+{
+  FixMDSCF::init();
+  if (comm->me == 0 && strcmp(update->integrate_style, "verlet/cuda") != 0 &&
+      update->whichflag == 1)
+    error->warning(FLERR,
+                   "Fix mdscf/cuda computes on the host because run_style is '{}'; use the -sf "
+                   "cuda command-line switch or 'run_style verlet/cuda'",
+                   update->integrate_style);
+}
+
+void FixMDSCFCuda::device_setup(Engine &engine)
+{
+  mesogpu::cuda::HostMDSCF p;
+  p.nx = nxgrid;
+  p.ny = nygrid;
+  p.nz = nzgrid;
+  p.ncomp = ncomp;
+  p.type2comp = type2comp;
+  p.chi = chi_comp;
+  p.kT = kT;
+  p.inv_kappa = 1.0 / kappa;
+  if (rho0 <= 0.0) set_rho0();
+  p.rho0 = rho0;
+  p.groupbit = groupbit;
+  p.gather = deposit_gather;
+  engine.set_mdscf(p);
+  if (!have_field) {    // setup() builds it; this is only a guard
+    engine.mdscf_build_field();
+    last_update = update->ntimestep;
+    host_field_stale = true;
+    sums_stale = true;
+    return;
+  }
+  // one rank owns the whole grid: the host's field (built at setup, or carried over from
+  // the last run or a restart) goes to the device as it is
+  std::vector<double> full((size_t) nxgrid * nygrid * nzgrid * ncomp);
+  for (int iz = 0; iz < nzgrid; ++iz)
+    for (int iy = 0; iy < nygrid; ++iy)
+      for (int ix = 0; ix < nxgrid; ++ix)
+        for (int k = 0; k < ncomp; ++k)
+          full[(((size_t) iz * nygrid + iy) * nxgrid + ix) * ncomp + k] = phi[iz][iy][ix][k];
+  engine.mdscf_upload_phi(full.data());
+  host_field_stale = false;
+  sums_stale = false;    // the host's energies are those of this field
+}
+
+void FixMDSCFCuda::device_post_force(Engine &engine, int vflag)
+{
+  if (update->ntimestep % nupdate == 0) {
+    engine.mdscf_build_field();
+    last_update = update->ntimestep;
+    host_field_stale = true;
+    sums_stale = true;
+  }
+  engine.mdscf_apply_forces();
+  v_init(vflag);
+  if (vflag_global) {
+    pull_sums(engine);
+    virial[0] += virial_local;
+    virial[1] += virial_local;
+    virial[2] += virial_local;
+  }
+}
+
+/* energies and the virial of the device field, read back once per field update */
+void FixMDSCFCuda::pull_sums(Engine &engine)
+{
+  if (!sums_stale) return;
+  double s[3];
+  engine.mdscf_sums(s);
+  const double vc =
+      domain->xprd * domain->yprd * domain->zprd / ((double) nxgrid * nygrid * nzgrid);
+  const double per_node = rho0 * vc;
+  energy_chi = per_node * s[0];
+  energy_kappa = per_node * s[1];
+  virial_local = per_node * s[2];
+  sums_stale = false;
+}
+
+void FixMDSCFCuda::pull_sums_if_ahead()
+{
+  auto *verlet = dynamic_cast<VerletCuda *>(update->integrate);
+  Engine *engine = verlet ? verlet->engine_ahead_of_host() : nullptr;
+  if (!engine) return;
+  try {
+    pull_sums(*engine);
+  } catch (std::runtime_error &e) {
+    error->all(FLERR, "Fix mdscf/cuda: {}", e.what());
+  }
+}
+
+/* the device field back into the host grid; derive_field() then recomputes potentials,
+   gradients, energies and the profile on the host from the same phi */
+void FixMDSCFCuda::device_sync_host(Engine &engine)
+{
+  if (!host_field_stale) return;
+  std::vector<double> full((size_t) nxgrid * nygrid * nzgrid * ncomp);
+  engine.mdscf_download_phi(full.data());
+  for (int iz = 0; iz < nzgrid; ++iz)
+    for (int iy = 0; iy < nygrid; ++iy)
+      for (int ix = 0; ix < nxgrid; ++ix)
+        for (int k = 0; k < ncomp; ++k)
+          phi[iz][iy][ix][k] = full[(((size_t) iz * nygrid + iy) * nxgrid + ix) * ncomp + k];
+  have_field = true;
+  derive_field();
+  host_field_stale = false;
+  sums_stale = false;
+}
+
+double FixMDSCFCuda::compute_scalar()
+{
+  pull_sums_if_ahead();
+  return FixMDSCF::compute_scalar();
+}
+
+double FixMDSCFCuda::compute_vector(int n)
+{
+  pull_sums_if_ahead();
+  return FixMDSCF::compute_vector(n);
 }

@@ -19,11 +19,13 @@
 #include "device_styles.h"
 #include "fix_langevin.h"
 #include "fix_leapfrog_aniso.h"
+#include "fix_mdscf.h"
 #include "fix_momentum.h"
 #include "fix_nve.h"
 #include "fix_nvt.h"
 #include "fix_temp_berendsen.h"
 #include "pair_lj_cut.h"
+#include "pair_zero.h"
 #include "pair_soft_aniso.h"
 #include "pair_table_r2.h"
 
@@ -143,7 +145,7 @@ class FixLangevinCuda : public FixLangevin, public DeviceFix {
  public:
   FixLangevinCuda(class LAMMPS *lmp, int narg, char **arg);
   void device_setup(mesogpu::cuda::Engine &engine) override;
-  void device_post_force(mesogpu::cuda::Engine &engine) override;
+  void device_post_force(mesogpu::cuda::Engine &engine, int vflag) override;
 
  private:
   unsigned stream_seed;
@@ -204,6 +206,37 @@ class FixLeapfrogAnisoCuda : public FixLeapfrogAniso, public DeviceFix {
  private:
   void device_temperatures(mesogpu::cuda::Engine &engine, double &t_tr, double &t_rot,
                            double &dof_tr, double &n_rot);
+};
+
+// pair_style zero: no pair forces on the device (and no neighbour list there); the
+// cutoff still sets the host's ghost distance (bonds across boundaries)
+class PairZeroCuda : public PairZero, public DeviceForce {
+ public:
+  PairZeroCuda(class LAMMPS *lmp) : PairZero(lmp) {}
+  void init_style() override;
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+  void device_per_atom(mesogpu::cuda::Engine &engine, int eflag, int vflag) override;
+};
+
+// fix mdscf: densities, potentials, gradients and forces on the device (the whole grid on
+// one GPU). The host copy of the field (output, restart, the next run's setup) is
+// refreshed from the device when the host arrays are synced; energies and the virial
+// come from device sums (read back once per field update, when someone asks).
+class FixMDSCFCuda : public FixMDSCF, public DeviceFix {
+ public:
+  FixMDSCFCuda(class LAMMPS *lmp, int narg, char **arg) : FixMDSCF(lmp, narg, arg) {}
+  void init() override;
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+  void device_post_force(mesogpu::cuda::Engine &engine, int vflag) override;
+  void device_sync_host(mesogpu::cuda::Engine &engine) override;
+  double compute_scalar() override;
+  double compute_vector(int) override;
+
+ private:
+  bool host_field_stale = false;    // the device rebuilt the field since the host copy
+  bool sums_stale = false;          // energies/virial of the device field not read yet
+  void pull_sums(mesogpu::cuda::Engine &engine);
+  void pull_sums_if_ahead();
 };
 
 // compute temp whose scalar comes from a device reduction while a resident run holds

@@ -36,9 +36,13 @@ class DeviceFix {
  public:
   virtual void device_setup(mesogpu::cuda::Engine &) {}
   virtual void device_initial_integrate(mesogpu::cuda::Engine &) {}
-  virtual void device_post_force(mesogpu::cuda::Engine &) {}
+  // vflag: the step's virial flags (as Modify::post_force gets them)
+  virtual void device_post_force(mesogpu::cuda::Engine &, int /*vflag*/) {}
   virtual void device_final_integrate(mesogpu::cuda::Engine &) {}
   virtual void device_end_of_step(mesogpu::cuda::Engine &) {}
+  // the host arrays are being brought up to date (output, host code, end of run): a fix
+  // with state of its own on the device copies it back here
+  virtual void device_sync_host(mesogpu::cuda::Engine &) {}
 };
 
 }    // namespace LAMMPS_NS

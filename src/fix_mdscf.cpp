@@ -43,8 +43,8 @@ namespace mdscf = mesogpu::physics::mdscf;
 
 namespace {
 
-const char *const kKeywords[] = {"grid",  "spacing", "temp", "kappa",  "chi",
-                                 "every", "types",   "rho0", "profile"};
+const char *const kKeywords[] = {"grid",  "spacing", "temp", "kappa",   "chi",
+                                 "every", "types",   "rho0", "profile", "deposit"};
 constexpr int kMinNodes = 3;
 constexpr double kRestartVersion = 1.0;
 
@@ -212,10 +212,20 @@ FixMDSCF::FixMDSCF(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg)
       else
         error->all(FLERR, iarg + 1, "Fix mdscf: profile expects x, y or z (got '{}')", a);
       iarg += 2;
+    } else if (strcmp(kw, "deposit") == 0) {
+      if (iarg + 2 > narg) error->all(FLERR, iarg, "Fix mdscf: deposit expects atomic or gather");
+      const char *a = arg[iarg + 1];
+      if (strcmp(a, "atomic") == 0)
+        deposit_gather = false;
+      else if (strcmp(a, "gather") == 0)
+        deposit_gather = true;
+      else
+        error->all(FLERR, iarg + 1, "Fix mdscf: deposit expects atomic or gather (got '{}')", a);
+      iarg += 2;
     } else {
       error->all(FLERR, iarg,
                  "Fix mdscf: unknown keyword '{}' (allowed: grid, spacing, temp, kappa, chi, "
-                 "every, types, rho0, profile)",
+                 "every, types, rho0, profile, deposit)",
                  kw);
     }
   }

@@ -60,6 +60,7 @@ class FixMDSCF : public Fix {
   int nupdate = 1;                           // field rebuilt when step % nupdate == 0
   double rho0_user = 0.0;                    // > 0: rho0 given by the user
   int profile_dim = 2;                       // axis of the global array profile
+  bool deposit_gather = false;               // device density assignment: gather, not atomics
   int ncomp = 0;                             // number of field components (types)
   std::vector<int> type2comp;                // per type 1..ntypes: component or -1
   std::vector<int> comp2type;                // per component: its type

@@ -106,6 +106,9 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
                             "mesogpu: soft anisotropic particles resident on the GPU");
   r.add2<FixLeapfrogAnisoCuda>("fix", "leapfrog/aniso/cuda",
                                "mesogpu: fix leapfrog/aniso resident on the GPU");
+  r.add1<PairZeroCuda>("pair", "zero/cuda", "mesogpu: no pair forces, resident runs");
+  r.add2<FixMDSCFCuda>("fix", "mdscf/cuda",
+                       "mesogpu: fix mdscf (MD-SCF field) resident on the GPU");
   r.add2<ComputeTempCuda>("compute", "temp/cuda",
                           "mesogpu: compute temp from a device reduction in resident runs");
   r.add2<VerletCuda>("run", "verlet/cuda",

@@ -77,7 +77,8 @@ void VerletCuda::check_styles()
   };
   require_device(
       force->pair, "pair", force->pair_style,
-      "lj/cut/cuda, table/r2/cuda, gauss/cuda, harmonic/cut/cuda, dpd/cuda, soft/aniso/cuda");
+      "lj/cut/cuda, table/r2/cuda, gauss/cuda, harmonic/cut/cuda, dpd/cuda, soft/aniso/cuda, "
+      "zero/cuda");
   require_device(force->bond, "bond", force->bond_style, "harmonic/cuda, fene/cuda");
   require_device(force->angle, "angle", force->angle_style, "harmonic/cuda, cosine/squared/cuda");
   require_device(force->dihedral, "dihedral", force->dihedral_style, "harmonic/cuda, charmm/cuda");
@@ -95,6 +96,7 @@ void VerletCuda::check_styles()
   fix_post_force.clear();
   fix_final.clear();
   fix_end_of_step.clear();
+  fix_device.clear();
   // host fixes that only read the system at the end of a step (and write files or
   // their own averages): they run on synced host arrays at their steps
   static const char *const observers[] = {
@@ -114,13 +116,14 @@ void VerletCuda::check_styles()
             FLERR,
             "run_style verlet/cuda: fix {} (style {}) acts during the step and has no device "
             "part (device fixes: nve/cuda, nvt/cuda, langevin/cuda, temp/berendsen/cuda, "
-            "leapfrog/aniso/cuda, "
+            "leapfrog/aniso/cuda, mdscf/cuda, "
             "momentum/cuda; host fixes that only observe at the end of a step: ave/time, "
             "ave/chunk, ave/histo, ave/correlate, ave/atom, print, vector, halt; run "
             "with -sf cuda to pick the device fixes)",
             ifix->id, ifix->style);
       continue;
     }
+    fix_device.push_back(dfix);
     const int mask = ifix->setmask();
     if (mask &
         (POST_INTEGRATE | PRE_EXCHANGE | PRE_NEIGHBOR | POST_NEIGHBOR | PRE_FORCE | PRE_REVERSE))
@@ -381,6 +384,7 @@ void VerletCuda::sync_atoms()
                            n ? atom->f[0] : nullptr, image.data());
     if (n && engine->has_orientation())
       engine->download_orientation(atom->mu[0], atom->omega[0], atom->torque[0]);
+    for (auto *f : fix_device) f->device_sync_host(*engine);
     engine->check_errors();
   } catch (std::runtime_error &e) {
     error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
@@ -493,7 +497,7 @@ void VerletCuda::run(int n)
       if ((eflag & ENERGY_ATOM) || (vflag & VIRIAL_ATOM)) publish_per_atom(eflag, vflag);
       if (eflag || vflag) publish_energy_virial();    // a few device sums, no atom data
 
-      for (auto *f : fix_post_force) f->device_post_force(*engine);
+      for (auto *f : fix_post_force) f->device_post_force(*engine, vflag);
       for (auto *f : fix_final) f->device_final_integrate(*engine);
       for (auto &f : fix_end_of_step) {
         if (ntimestep % f.fix->nevery) continue;

@@ -45,6 +45,7 @@ class VerletCuda : public Verlet {
  protected:
   std::unique_ptr<mesogpu::cuda::Engine> engine;
   std::vector<DeviceFix *> fix_initial, fix_post_force, fix_final;
+  std::vector<DeviceFix *> fix_device;    // every device fix (state to sync back)
   // end-of-step fixes in LAMMPS's order: device fixes, and host fixes that only observe
   // (ave/time, print, ...), which get synced host arrays before they run
   struct EndOfStep {

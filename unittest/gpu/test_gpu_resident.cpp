@@ -8,6 +8,7 @@
 #include "atom.h"
 #include "compute.h"
 #include "domain.h"
+#include "fix.h"
 #include "force.h"
 #include "input.h"
 #include "lammps.h"
@@ -867,6 +868,145 @@ TEST(GpuResident, LeapfrogAnisoBerendsen)
 }
 
 // ---- errors ---------------------------------------------------------------------------
+
+// ---- MD-SCF (fix mdscf/cuda) -------------------------------------------------------------
+
+// A/B blend of 20-bead Gaussian chains with no pair forces (pair zero), field on an
+// 8x6x10 grid (unequal spacings catch axis mix-ups), chi_AB 2 so the field has structure
+void mdscf_blend(Lmp &l, bool dev, const std::string &deposit, int every)
+{
+  l.cmds({"units lj", "atom_style bond", "atom_modify map array sort 0 0",
+          "region box block 0 8 0 7 0 9",
+          "create_box 3 box bond/types 1 extra/bond/per/atom 2 extra/special/per/atom 6",
+          "molecule chain " + source_dir() + "/examples/mdscf/blend/chain.mol",
+          "create_atoms 0 random 75 4242 NULL mol chain 4343", "set mol 31*60 type 2",
+          "set mol 61*75 type 3", "mass * 1.0", "bond_style " + S(dev, "harmonic"),
+          "bond_coeff 1 1.5 0.0", "special_bonds lj 1.0 1.0 1.0",
+          "pair_style " + S(dev, "zero") + " 0.1 nocoeff", "pair_coeff * *",
+          "comm_modify cutoff 2.0", "neighbor 0.5 bin", "neigh_modify every 1 delay 0 check yes",
+          // type 3 is not in the field: it feels bonds only
+          "fix field all " + S(dev, "mdscf") + " grid 8 6 10 temp 1.0 kappa 0.1 chi 1 2 2.0 " +
+              "every " + std::to_string(every) + " types 1 2 profile z deposit " + deposit,
+          "fix_modify field energy yes", "velocity all create 1.0 5151 loop geom", "timestep 0.01",
+          "fix 1 all " + S(dev, "nve"), "run_style " + S(dev, "verlet")});
+}
+
+// the fix's profile (phi of each type per z plane) and W_chi, W_kappa
+std::vector<double> mdscf_output(Lmp &l)
+{
+  auto *fix = l.lmp->modify->get_fix_by_id("field");
+  std::vector<double> out;
+  for (int i = 0; i < fix->size_array_rows; ++i)
+    for (int j = 1; j < fix->size_array_cols; ++j) out.push_back(fix->compute_array(i, j));
+  out.push_back(fix->compute_vector(0));
+  out.push_back(fix->compute_vector(1));
+  return out;
+}
+
+// densities (profile), energies, pressure and forces of a field built on the device from
+// the same positions as the CPU's
+void compare_mdscf_forces(const std::string &deposit)
+{
+  Lmp cpu, dev;
+  mdscf_blend(cpu, false, deposit, 1);
+  mdscf_blend(dev, true, deposit, 1);
+  const char *th = "thermo_style custom step pe press ebond f_field f_field[1] f_field[2]";
+  cpu.cmds({th, "run 0 post no"});
+  dev.cmds({"timestep 0.0", th, "thermo 1", "run 1 post no"});    // step 1 rebuilds the field
+  const auto f_cpu = cpu.forces(), f_dev = dev.forces();
+  const auto o_cpu = mdscf_output(cpu), o_dev = mdscf_output(dev);
+  double scale;
+  const double df = max_rel_diff(f_dev, f_cpu, &scale);
+  const double dphi = max_rel_diff(o_dev, o_cpu);
+  const double pe_c = cpu.thermo("pe"), pe_d = dev.thermo("pe");
+  const double p_c = cpu.thermo("press"), p_d = dev.thermo("press");
+  const double w_c = cpu.thermo("f_field"), w_d = dev.thermo("f_field");
+  printf("[gpu] mdscf %-7s %s: max |F_dev - F_cpu| / max|F| = %.3g (max|F| = %.3g); profile+W "
+         "%.3g; W %.12g vs %.12g; pe %.12g vs %.12g; press %.10g vs %.10g\n",
+         deposit.c_str(), PREC, df, scale, dphi, w_d, w_c, pe_d, pe_c, p_d, p_c);
+  EXPECT_GT(scale, 0.0);
+  EXPECT_GT(std::fabs(cpu.thermo("f_field[1]")), 0.0);    // chi term present
+  EXPECT_LT(df, FORCE_TOL);
+  EXPECT_LT(dphi, ENERGY_TOL);
+  EXPECT_NEAR(w_d, w_c, ENERGY_TOL * std::max(1.0, std::fabs(w_c)));
+  EXPECT_NEAR(pe_d, pe_c, ENERGY_TOL * std::max(1.0, std::fabs(pe_c)));
+  EXPECT_NEAR(p_d, p_c, 10 * ENERGY_TOL * std::max(1.0, std::fabs(p_c)));
+}
+
+TEST(GpuResident, ForcesMDSCFAtomic)
+{
+  compare_mdscf_forces("atomic");
+}
+TEST(GpuResident, ForcesMDSCFGather)
+{
+  compare_mdscf_forces("gather");
+}
+
+// 200 NVE steps with the field rebuilt every 7 steps: the frozen-field schedule and the
+// interpolation between updates agree with the CPU (in double to rounding; in float the
+// comparison is of pe, as for the other trajectories)
+TEST(GpuResident, TrajectoryMDSCF)
+{
+  Lmp cpu, dev;
+  mdscf_blend(cpu, false, "atomic", 7);
+  mdscf_blend(dev, true, "atomic", 7);
+  const char *th = "thermo_style custom step pe ke f_field";
+  cpu.cmds({th, "thermo 200", "run 200 post no"});
+  dev.cmds({th, "thermo 50", "run 200 post no"});
+  const double dx = max_rel_diff(dev.positions(), cpu.positions());
+  const double pe_c = cpu.thermo("pe"), pe_d = dev.thermo("pe");
+  printf("[gpu] mdscf trajectory %s: 200 steps, every 7: pe dev %.10g cpu %.10g, max |x_dev - "
+         "x_cpu| / max|x| %.3g\n",
+         PREC, pe_d, pe_c, dx);
+  const bool dbl = std::is_same<mesogpu::cuda::real, double>::value;
+  EXPECT_LT(dx, dbl ? 1e-9 : 1e-3);
+  EXPECT_NEAR(pe_d, pe_c, (dbl ? 1e-8 : TRAJ_PE_TOL) * std::fabs(pe_c));
+}
+
+// a run split at a step that is not an update step continues with the stored field (device
+// -> host at the end of the first run, host -> device at the setup of the second), as one
+// run does. Deposit gather sums in a fixed order; what remains is the host's recomputed
+// forces at the second setup (double arithmetic: the same to rounding in double, to
+// float rounding in mixed/single). A field rebuilt or lost at the split moves atoms by
+// orders of magnitude more.
+TEST(GpuResident, MDSCFSplitRunEqualsOneRun)
+{
+  Lmp a, b;
+  mdscf_blend(a, true, "gather", 10);
+  mdscf_blend(b, true, "gather", 10);
+  a.cmds({"thermo 0", "run 100 post no"});
+  b.cmds({"thermo 0", "run 45 post no", "run 55 post no"});
+  const double dx = max_rel_diff(a.positions(), b.positions());
+  const double dw = std::fabs(a.lmp->modify->get_fix_by_id("field")->compute_scalar() -
+                              b.lmp->modify->get_fix_by_id("field")->compute_scalar());
+  printf("[gpu] mdscf split run %s: 100 vs 45 + 55 steps: max rel. position difference %.3g, "
+         "|dW| %.3g\n",
+         PREC, dx, dw);
+  EXPECT_EQ(b.lmp->update->ntimestep, 100);
+  const bool dbl = std::is_same<mesogpu::cuda::real, double>::value;
+  EXPECT_LT(dx, dbl ? 1e-12 : 1e-6);
+  EXPECT_LT(dw, dbl ? 1e-9 : 1e-3);
+}
+
+// the density grid sums to the particle count on the device: sum_g phi_K v_c rho0 = N_K
+// (read through the synced host grid's profile: plane means times nodes per plane)
+TEST(GpuResident, MDSCFDensityCountsAtoms)
+{
+  Lmp dev;
+  mdscf_blend(dev, true, "atomic", 1);
+  dev.cmds({"thermo 0", "run 3 post no"});
+  auto *fix = dev.lmp->modify->get_fix_by_id("field");
+  const double rho0 = fix->compute_vector(2);
+  const double vc = 8.0 * 7.0 * 9.0 / (8 * 6 * 10);
+  for (int type = 1; type <= 2; ++type) {
+    double sum = 0;
+    for (int i = 0; i < fix->size_array_rows; ++i) sum += fix->compute_array(i, type);
+    const double count = sum * (8 * 6) * vc * rho0;
+    printf("[gpu] mdscf %s: type %d: sum phi v_c rho0 = %.10g (atoms: 600)\n", PREC, type, count);
+    EXPECT_NEAR(count, 600.0,
+                600.0 * (std::is_same<mesogpu::cuda::acc, double>::value ? 1e-12 : 1e-4));
+  }
+}
 
 TEST(GpuResident, HostOnlyStylesAreNamed)
 {

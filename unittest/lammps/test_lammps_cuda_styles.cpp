@@ -39,12 +39,13 @@ TEST(CudaStyles, Registered)
 {
   Lmp l;
   LAMMPS_NS::Info info(l.lmp);
-  for (const char *p : {"lj/cut/cuda", "table/r2/cuda", "gauss/cuda", "harmonic/cut/cuda"})
+  for (const char *p :
+       {"lj/cut/cuda", "table/r2/cuda", "gauss/cuda", "harmonic/cut/cuda", "zero/cuda"})
     EXPECT_TRUE(info.has_style("pair", p)) << p;
   EXPECT_TRUE(info.has_style("bond", "harmonic/cuda"));
   EXPECT_TRUE(info.has_style("bond", "fene/cuda"));
-  for (const char *f :
-       {"nve/cuda", "nvt/cuda", "langevin/cuda", "temp/berendsen/cuda", "momentum/cuda"})
+  for (const char *f : {"nve/cuda", "nvt/cuda", "langevin/cuda", "temp/berendsen/cuda",
+                        "momentum/cuda", "mdscf/cuda"})
     EXPECT_TRUE(info.has_style("fix", f)) << f;
 }
 
@@ -68,6 +69,25 @@ TEST(CudaStyles, HostFallbackEqualsParent)
   a.cmd("run 10 post no");
   b.cmd("run 10 post no");    // run_style verlet: the CPU code of lj/cut computes
   EXPECT_EQ(lammps_get_thermo(a.lmp, "pe"), lammps_get_thermo(b.lmp, "pe"));
+}
+
+// fix mdscf/cuda and pair zero/cuda outside verlet/cuda run the CPU code: the same
+// energies and forces as fix mdscf with pair zero
+TEST(CudaStyles, HostFallbackMDSCF)
+{
+  Lmp a, b;
+  for (Lmp *l : {&a, &b}) {
+    l->lj();
+    l->cmds({"pair_style zero 0.1 nocoeff", "pair_coeff * *"});
+  }
+  a.cmds({"fix f all mdscf grid 5 5 5 temp 1 kappa 0.2", "fix_modify f energy yes"});
+  b.cmds({"pair_style zero/cuda 0.1 nocoeff", "pair_coeff * *",
+          "fix f all mdscf/cuda grid 5 5 5 temp 1 kappa 0.2", "fix_modify f energy yes"});
+  a.cmd("run 10 post no");
+  b.cmd("run 10 post no");
+  EXPECT_NE(lammps_get_thermo(a.lmp, "pe"), 0.0);
+  EXPECT_EQ(lammps_get_thermo(a.lmp, "pe"), lammps_get_thermo(b.lmp, "pe"));
+  EXPECT_EQ(lammps_get_thermo(a.lmp, "press"), lammps_get_thermo(b.lmp, "press"));
 }
 
 TEST(CudaStyles, SetupNamesStylesWithoutDevicePart)

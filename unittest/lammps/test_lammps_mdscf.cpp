@@ -826,7 +826,10 @@ TEST(Mdscf, BadInputGivesClearErrors)
       {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 spacing -1", "spacing must be > 0 (got -1)"},
       {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 bogus 3",
        "unknown keyword 'bogus' (allowed: grid, spacing, temp, kappa, chi, every, types, rho0, "
-       "profile)"},
+       "profile, deposit)"},
+      {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 deposit scatter",
+       "deposit expects atomic or gather (got 'scatter')"},
+      {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 deposit", "deposit expects atomic or gather"},
   };
   for (const auto &c : cases) {
     LmpSession s;
