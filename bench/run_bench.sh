@@ -8,7 +8,8 @@
 #   LMP: the host lmp (device profile); LAMMPS_PLUGIN_PATH must name mesogpu's folder.
 # The polyethylene data files (bench/make_pe.py, python3 only) are generated before the
 # runs into BENCH_DATA_DIR (default: a folder in /tmp named by make_pe.py's hash, kept
-# out of OUTDIR so that the logs stay small) and reused when present.
+# out of OUTDIR so that the logs stay small) and reused when present; the DPPC/water
+# files (examples/mdscf/dppc/make_dppc.py) likewise, in a folder named by its hash.
 set -uo pipefail
 LMP="$1"
 OUT="$2"
@@ -26,6 +27,15 @@ declare -A PE_GEN=(
   [pe-I.data]="--chains 64 --box 100 100 160"       # system I: 10x10x16 nm^3, 19,200 atoms
   [pe-VII.data]="--chains 2250 --box 400 400 400"   # system VII: 40x40x40 nm^3, 675,000 atoms
 )
+# DPPC/water MD-SCF systems of the GALAMOST seed (Fig. 7, LW1 and LW2), random start,
+# DPPC:W = 2:5 as its reference system B, 9.837 beads/nm^3: data file -> make_dppc.py args
+DPPC_GEN_PY="$HERE/../examples/mdscf/dppc/make_dppc.py"
+DPPC_HASH=$(cksum "$DPPC_GEN_PY" | cut -d' ' -f1)
+DPPC_DATA="${BENCH_DATA_DIR:-${TMPDIR:-/tmp}/mesogpu-bench-data-dppc-$DPPC_HASH}"
+declare -A DPPC_GEN=(
+  [lw1.data]="--lipids 21186 --water 52968 --density 9.837 --layout random"    # 307,200 beads
+  [lw2.data]="--lipids 72316 --water 180784 --density 9.837 --layout random"   # 1,048,576 beads
+)
 # name | input | input variables | steps: mesogpu gpu omp
 SYSTEMS=(
   "lj-32k|in.lj|-var x 1 -var y 1 -var z 1|5000|2000|500"
@@ -41,6 +51,11 @@ SYSTEMS=(
   "triblock-192k|in.triblock|-var L 40|10000|20|20"
   "triblock-648k|in.triblock|-var L 60|5000|10|10"
   "triblock-1536k|in.triblock|-var L 80|5000|5|5"
+  # DPPC/water MD-SCF (bonds, angles, field every 300 steps; no pair forces: in.dppc's
+  # intra 0): the LAMMPS GPU and OpenMP packages have no variant of fix mdscf, so those
+  # two engines run the CPU fix on one rank (300 steps: one field update in the loop)
+  "lw1-307k|in.dppc|-var datafile $DPPC_DATA/lw1.data|3000|300|300"
+  "lw2-1049k|in.dppc|-var datafile $DPPC_DATA/lw2.data|3000|300|300"
 )
 [ -n "$QUICK" ] && SYSTEMS=("lj-32k|in.lj|-var x 1 -var y 1 -var z 1|1000|500|100")
 
@@ -65,6 +80,14 @@ for s in "${SYSTEMS[@]}"; do
     read -r -a genargs <<<"${PE_GEN[$f]}"
     python3 "$HERE/make_pe.py" "${genargs[@]}" -o "$PE_DATA/$f.tmp" && mv "$PE_DATA/$f.tmp" "$PE_DATA/$f" ||
       echo "make_pe.py failed for $f"
+  done
+  for f in "${!DPPC_GEN[@]}"; do
+    [[ "$s" == *"$DPPC_DATA/$f"* ]] || continue
+    [ -s "$DPPC_DATA/$f" ] && continue
+    mkdir -p "$DPPC_DATA"
+    read -r -a genargs <<<"${DPPC_GEN[$f]}"
+    python3 "$DPPC_GEN_PY" "${genargs[@]}" -o "$DPPC_DATA/$f.tmp" && mv "$DPPC_DATA/$f.tmp" "$DPPC_DATA/$f" ||
+      echo "make_dppc.py failed for $f"
   done
 done
 
