@@ -9,7 +9,8 @@
 # The polyethylene data files (bench/make_pe.py, python3 only) are generated before the
 # runs into BENCH_DATA_DIR (default: a folder in /tmp named by make_pe.py's hash, kept
 # out of OUTDIR so that the logs stay small) and reused when present; the DPPC/water
-# files (examples/mdscf/dppc/make_dppc.py) likewise, in a folder named by its hash.
+# files (examples/mdscf/dppc/make_dppc.py) likewise, in a folder named by its hash, and
+# the MD-SCF melt files (bench/make_melt.py) in a folder named by make_melt.py's hash.
 set -uo pipefail
 LMP="$1"
 OUT="$2"
@@ -36,6 +37,14 @@ declare -A DPPC_GEN=(
   [lw1.data]="--lipids 21186 --water 52968 --density 9.837 --layout random"    # 307,200 beads
   [lw2.data]="--lipids 72316 --water 180784 --density 9.837 --layout random"   # 1,048,576 beads
 )
+# MD-SCF melt (in.mdscf_melt): A/B blend of 32-bead chains at rho = 3, one data file per
+# size for its three models (field, dpd, bonds): data file -> make_melt.py arguments
+MELT_HASH=$(cksum "$HERE/make_melt.py" | cut -d' ' -f1)
+MELT_DATA="${BENCH_DATA_DIR:-${TMPDIR:-/tmp}/mesogpu-bench-data-melt-$MELT_HASH}"
+declare -A MELT_GEN=(
+  [melt-65k.data]="--chains 2048 --length 32"      # 65,536 beads, box 27.95^3
+  [melt-1049k.data]="--chains 32768 --length 32"   # 1,048,576 beads, box 70.44^3
+)
 # name | input | input variables | steps: mesogpu gpu omp
 SYSTEMS=(
   "lj-32k|in.lj|-var x 1 -var y 1 -var z 1|5000|2000|500"
@@ -56,6 +65,18 @@ SYSTEMS=(
   # two engines run the CPU fix on one rank (300 steps: one field update in the loop)
   "lw1-307k|in.dppc|-var datafile $DPPC_DATA/lw1.data|3000|300|300"
   "lw2-1049k|in.dppc|-var datafile $DPPC_DATA/lw2.data|3000|300|300"
+  # MD-SCF melt, three models on one data file: the field (fix mdscf every 10 steps, pair
+  # zero), DPD pair forces instead of the field, and bonds only (no field, no pair: the
+  # reference for the field's share of a step, printed at the end). The LAMMPS GPU and
+  # OpenMP packages have no variant of fix mdscf (nor of fix langevin): those two engines
+  # run the CPU fixes on one thread, only the bonds (omp) and pair dpd (gpu, omp) go
+  # parallel. Steps are multiples of 10, so every timed run has whole field periods.
+  "mdscf-melt-65k|in.mdscf_melt|-var model field -var datafile $MELT_DATA/melt-65k.data|20000|200|200"
+  "dpd-melt-65k|in.mdscf_melt|-var model dpd -var datafile $MELT_DATA/melt-65k.data|5000|200|200"
+  "melt-bonds-65k|in.mdscf_melt|-var model bonds -var datafile $MELT_DATA/melt-65k.data|20000|200|200"
+  "mdscf-melt-1049k|in.mdscf_melt|-var model field -var datafile $MELT_DATA/melt-1049k.data|5000|20|20"
+  "dpd-melt-1049k|in.mdscf_melt|-var model dpd -var datafile $MELT_DATA/melt-1049k.data|1000|50|20"
+  "melt-bonds-1049k|in.mdscf_melt|-var model bonds -var datafile $MELT_DATA/melt-1049k.data|5000|20|20"
 )
 [ -n "$QUICK" ] && SYSTEMS=("lj-32k|in.lj|-var x 1 -var y 1 -var z 1|1000|500|100")
 
@@ -89,6 +110,14 @@ for s in "${SYSTEMS[@]}"; do
     python3 "$DPPC_GEN_PY" "${genargs[@]}" -o "$DPPC_DATA/$f.tmp" && mv "$DPPC_DATA/$f.tmp" "$DPPC_DATA/$f" ||
       echo "make_dppc.py failed for $f"
   done
+  for f in "${!MELT_GEN[@]}"; do
+    [[ "$s" == *"$MELT_DATA/$f"* ]] || continue
+    [ -s "$MELT_DATA/$f" ] && continue
+    mkdir -p "$MELT_DATA"
+    read -r -a genargs <<<"${MELT_GEN[$f]}"
+    python3 "$HERE/make_melt.py" "${genargs[@]}" -o "$MELT_DATA/$f.tmp" && mv "$MELT_DATA/$f.tmp" "$MELT_DATA/$f" ||
+      echo "make_melt.py failed for $f"
+  done
 done
 
 printf "%-10s %10s %-16s %8s %10s %14s %9s\n" system atoms engine steps steps/s atom-steps/s vs-mesogpu
@@ -116,5 +145,29 @@ for s in "${SYSTEMS[@]}"; do
     ratio="-"
     [ -n "${rate[mesogpu]:-}" ] && ratio=$(awk -v m="${rate[mesogpu]}" -v r="$sps" 'BEGIN{printf "%.2fx", m/r}')
     printf "%-10s %10s %-16s %8s %10s %14s %9s\n" "$name" "$atoms" "$engine" "$steps" "$sps" "$aps" "$ratio"
+  done
+done
+
+# MD-SCF melt: the field's share of a timestep, 1 - r(field)/r(bonds only) with r the
+# steps/s of mdscf-melt-SIZE and melt-bonds-SIZE on the same engine (both thermostatted
+# by fix langevin; bench/README.md), for the sizes where both ran in this call
+for size in 65k 1049k; do
+  [ -n "$QUICK" ] && break
+  sf="mdscf-melt-$size" sb="melt-bonds-$size"
+  if [ -n "${BENCH_ONLY:-}" ] && ! { [[ $sf =~ $BENCH_ONLY ]] && [[ $sb =~ $BENCH_ONLY ]]; }; then
+    continue
+  fi
+  for engine in mesogpu gpu omp; do
+    lf="log.$sf.$engine" lb="log.$sb.$engine"
+    # both runs complete: the warm-up's and the timed run's Loop lines, no error
+    [ "$(grep -c "^Loop time of" "$lf" 2>/dev/null)" = 2 ] && ! grep -q ERROR "$lf" || continue
+    [ "$(grep -c "^Loop time of" "$lb" 2>/dev/null)" = 2 ] && ! grep -q ERROR "$lb" || continue
+    tf=$(grep "^Loop time of" "$lf" 2>/dev/null | tail -1 | awk '{print $9 / $4}')
+    tb=$(grep "^Loop time of" "$lb" 2>/dev/null | tail -1 | awk '{print $9 / $4}')
+    [ -n "$tf" ] && [ -n "$tb" ] || continue
+    nf=$(grep "^Neighbor list builds" "$lf" | tail -1 | awk '{print $5}')
+    nb=$(grep "^Neighbor list builds" "$lb" | tail -1 | awk '{print $5}')
+    awk -v s="$size" -v e="$engine" -v rf="$tf" -v rb="$tb" -v nf="${nf:-?}" -v nb="${nb:-?}" \
+      'BEGIN{printf "field share of a step, melt-%s, %s: %.1f%% (%.1f steps/s with the field, %.1f bonds only; neighbour builds %s / %s)\n", s, e, 100 * (1 - rf / rb), rf, rb, nf, nb}'
   done
 done
