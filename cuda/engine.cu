@@ -225,6 +225,33 @@ namespace cuda {
       }
     }
 
+    // neigh_modify exclude (type, group, molecule/intra|inter), as LAMMPS's
+    // NPair::exclusion() applies it: an excluded pair never enters the list
+    constexpr int MAX_EXCLUDE = 8;
+    struct ExclusionD {
+      int active = 0;
+      const int *ex_type = nullptr;    // (ntypes+1)^2, nonzero: excluded; null: none
+      int ngroup = 0, group1[MAX_EXCLUDE] = {}, group2[MAX_EXCLUDE] = {};
+      int nmol = 0, mol_bit[MAX_EXCLUDE] = {}, mol_intra[MAX_EXCLUDE] = {};
+      const int *mask = nullptr, *molecule = nullptr;
+    };
+    __device__ __forceinline__ bool excluded(const ExclusionD &ex, int i, int j, int itype,
+                                             int jtype, int ntp1)
+    {
+      if (ex.ex_type && ex.ex_type[itype * ntp1 + jtype]) return true;
+      const int mi = ex.ngroup || ex.nmol ? ex.mask[i] : 0,
+                mj = ex.ngroup || ex.nmol ? ex.mask[j] : 0;
+      for (int m = 0; m < ex.ngroup; ++m) {
+        if ((mi & ex.group1[m]) && (mj & ex.group2[m])) return true;
+        if ((mi & ex.group2[m]) && (mj & ex.group1[m])) return true;
+      }
+      for (int m = 0; m < ex.nmol; ++m)
+        if ((mi & ex.mol_bit[m]) && (mj & ex.mol_bit[m]) &&
+            ((ex.molecule[i] == ex.molecule[j]) == (ex.mol_intra[m] != 0)))
+          return true;
+      return false;
+    }
+
     // neighbours from the 27 surrounding cells within (cut + skin), special pairs marked
     // or dropped as LAMMPS does; column-major (nbr[k * n + i]) so reads coalesce
     __global__ void build_neighbors_kernel(int n, const PosType<real> *pos, BoxD box, int3 ncell,
@@ -232,7 +259,8 @@ namespace cuda {
                                            const int *cell_atoms, int cell_cap,
                                            const real *cutneighsq, int ntp1, const int *nspecial,
                                            const int *special, int maxspecial, int4 special_flag,
-                                           int *nnbr, int *nbr, int nbr_cap, int *status)
+                                           ExclusionD ex, int *nnbr, int *nbr, int nbr_cap,
+                                           int *status)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
@@ -256,6 +284,7 @@ namespace cuda {
               const int j = atoms[k];
               if (j == i) continue;
               const PosType<real> pj = pos[j];
+              if (ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) continue;
               const real ddx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
               const real ddy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
               const real ddz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
@@ -1036,6 +1065,18 @@ namespace cuda {
     DeviceArray<double> ev_sum;
     DeviceArray<ErrorRecord> err;
 
+    // neigh_modify exclude
+    ExclusionD exclusion{};
+    DeviceArray<int> ex_type, molecule;
+    ExclusionD exclusion_view() const
+    {
+      ExclusionD e = exclusion;
+      e.ex_type = ex_type.size() ? ex_type.get() : nullptr;
+      e.mask = mask.get();
+      e.molecule = molecule.size() ? molecule.get() : nullptr;
+      return e;
+    }
+
     // MD-SCF field of fix mdscf/cuda (mdscf_kernels.cuh)
     bool have_field = false;
     FieldGridD field_grid{};
@@ -1169,7 +1210,10 @@ namespace cuda {
     s.built = false;
     s.ev_valid = false;
     s.have_orient = false;
-    s.have_field = false;                  // until a fix sets one for this run
+    s.have_field = false;          // until a fix sets one for this run
+    s.exclusion = ExclusionD{};    // until set_exclusions
+    s.ex_type.resize(0);
+    s.molecule.resize(0);
     s.pair_kind = Impl::PairKind::none;    // until the pair style sets its kind
     s.rmass.resize(0);
     s.order_host.resize(n);
@@ -1391,8 +1435,8 @@ namespace cuda {
       build_neighbors_kernel<<<blocks(s.n), BLOCK>>>(
           s.n, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(),
           s.cell_cap, s.cutneighsq.get(), s.ntp1(), s.maxspecial ? s.nspecial.get() : nullptr,
-          s.maxspecial ? s.special.get() : nullptr, s.maxspecial, sflag, s.nnbr.get(), s.nbr.get(),
-          s.nbr_cap, s.status.get());
+          s.maxspecial ? s.special.get() : nullptr, s.maxspecial, sflag, s.exclusion_view(),
+          s.nnbr.get(), s.nbr.get(), s.nbr_cap, s.status.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
       MESOGPU_CUDA_CALL(
           cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int), cudaMemcpyDeviceToHost));
@@ -1401,6 +1445,41 @@ namespace cuda {
     }
     s.ago = 0;
     s.built = true;
+  }
+
+  void Engine::set_exclusions(const HostExclusions &e)
+  {
+    Impl &s = *impl;
+    ExclusionD ex{};
+    if (e.group1.size() > (size_t) MAX_EXCLUDE || e.mol_bit.size() > (size_t) MAX_EXCLUDE)
+      throw std::runtime_error("mesogpu: at most " + std::to_string(MAX_EXCLUDE) + " group and " +
+                               std::to_string(MAX_EXCLUDE) +
+                               " molecule entries of neigh_modify exclude on the device");
+    if (!e.ex_type.empty()) {
+      if ((int) e.ex_type.size() != s.ntp1() * s.ntp1())
+        throw std::runtime_error("mesogpu: set_exclusions: type matrix of the wrong size");
+      s.ex_type.upload(e.ex_type);
+    } else {
+      s.ex_type.resize(0);
+    }
+    ex.ngroup = (int) e.group1.size();
+    for (int m = 0; m < ex.ngroup; ++m) {
+      ex.group1[m] = e.group1[m];
+      ex.group2[m] = e.group2[m];
+    }
+    ex.nmol = (int) e.mol_bit.size();
+    for (int m = 0; m < ex.nmol; ++m) {
+      ex.mol_bit[m] = e.mol_bit[m];
+      ex.mol_intra[m] = e.mol_intra[m];
+    }
+    if (ex.nmol) {
+      if ((int) e.molecule.size() != s.n)
+        throw std::runtime_error("mesogpu: molecule exclusions need one molecule ID per atom");
+      s.molecule.upload(e.molecule);
+    }
+    ex.active = !e.ex_type.empty() || ex.ngroup > 0 || ex.nmol > 0;
+    s.exclusion = ex;
+    s.built = false;    // the next build applies them
   }
 
   void Engine::set_pair_none()
@@ -1953,6 +2032,7 @@ namespace cuda {
     permute(s.type, 1);
     permute(s.mask, 1);
     if (s.rmass.size()) permute(s.rmass, 1);
+    if (s.molecule.size()) permute(s.molecule, 1);
     if (s.have_orient) {
       for (int d = 0; d < 3; ++d) {
         permute(s.orient[d], 1);

@@ -81,6 +81,16 @@ namespace cuda {
     bool gather = false;
   };
 
+  // neigh_modify exclude as LAMMPS's Neighbor holds it: type pairs ((ntypes+1)^2 flags,
+  // empty: none), group-bit pairs, molecule entries (group bit; 1 intra, 0 inter) with
+  // the atoms' molecule IDs (LAMMPS order; needed when there are molecule entries)
+  struct HostExclusions {
+    std::vector<int> ex_type;
+    std::vector<int> group1, group2;
+    std::vector<int> mol_bit, mol_intra;
+    std::vector<int> molecule;
+  };
+
   struct EnergyVirial {
     double e_pair = 0.0, e_bond = 0.0, e_angle = 0.0, e_dihedral = 0.0;
     double v_pair[6] = {0, 0, 0, 0, 0, 0}, v_bond[6] = {0, 0, 0, 0, 0, 0};
@@ -131,6 +141,9 @@ namespace cuda {
     // (no check, or some atom moved more than skin/2 since the last build)
     bool decide_rebuild();
     void build_neighbor_list();    // wraps positions into the box, updates images
+    // pairs LAMMPS's neigh_modify exclude removes from the list (after upload_atoms and
+    // upload_mask; reset by upload_atoms)
+    void set_exclusions(const HostExclusions &e);
     // reorder atoms along a space-filling curve (Morton order of their cells) at the first
     // neighbour build at least `every` steps after the last sort; 0 = never. Results do
     // not depend on it beyond rounding; downloads come back in LAMMPS order.

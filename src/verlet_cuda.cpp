@@ -324,6 +324,34 @@ void VerletCuda::upload()
       dynamic_cast<DeviceForce *>(force->dihedral)->device_setup(*engine);
     }
 
+    // neigh_modify exclude: the same pairs leave the device list (Neighbor::init() has
+    // turned the group names into bits by now)
+    if (neighbor->exclude) {
+      mesogpu::cuda::HostExclusions ex;
+      if (neighbor->nex_type) {
+        ex.ex_type.assign((ntypes + 1) * (ntypes + 1), 0);
+        for (int i = 1; i <= ntypes; i++)
+          for (int j = 1; j <= ntypes; j++)
+            ex.ex_type[i * (ntypes + 1) + j] = neighbor->ex_type[i][j];
+      }
+      for (int m = 0; m < neighbor->nex_group; m++) {
+        ex.group1.push_back(neighbor->ex1_bit[m]);
+        ex.group2.push_back(neighbor->ex2_bit[m]);
+      }
+      for (int m = 0; m < neighbor->nex_mol; m++) {
+        ex.mol_bit.push_back(neighbor->ex_mol_bit[m]);
+        ex.mol_intra.push_back(neighbor->ex_mol_intra[m]);
+      }
+      if (neighbor->nex_mol) {
+        if (!atom->molecule_flag)
+          error->all(FLERR,
+                     "run_style verlet/cuda: neigh_modify exclude molecule needs molecule IDs");
+        static_assert(sizeof(tagint) == sizeof(int), "device molecule IDs are 32-bit");
+        ex.molecule.assign(atom->molecule, atom->molecule + n);
+      }
+      engine->set_exclusions(ex);
+    }
+
     std::vector<double> cutneighsq((ntypes + 1) * (ntypes + 1), 0.0);
     for (int i = 1; i <= ntypes; i++)
       for (int j = 1; j <= ntypes; j++)
@@ -352,8 +380,6 @@ void VerletCuda::setup(int flag)
   Verlet::setup(flag);
   check_styles();
   // Neighbor::init() has run by now (it runs after Integrate::init())
-  if (neighbor->exclude)
-    error->all(FLERR, "run_style verlet/cuda does not support 'neigh_modify exclude' yet");
   upload();
   check_thermo();
   synced = true;
@@ -363,8 +389,6 @@ void VerletCuda::setup_minimal(int flag)
 {
   Verlet::setup_minimal(flag);
   check_styles();
-  if (neighbor->exclude)
-    error->all(FLERR, "run_style verlet/cuda does not support 'neigh_modify exclude' yet");
   upload();
   check_thermo();
   synced = true;

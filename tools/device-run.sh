@@ -33,7 +33,7 @@ if [ "$WHAT" = tests ] || [ "$WHAT" = all ]; then
     --gtest_filter='GpuResident.Forces*:GpuResident.OutputEvery*' >"$OUT/memcheck.log" 2>&1
   echo "memcheck exit $? : $(grep -m1 'ERROR SUMMARY' "$OUT/memcheck.log")"
   compute-sanitizer --tool racecheck --error-exitcode 9 "$D/bin/test_gpu_resident" \
-    --gtest_filter='GpuResident.ForcesTableR2*' >"$OUT/racecheck.log" 2>&1
+    --gtest_filter='GpuResident.ForcesTableR2*:GpuResident.ForcesMDSCF*' >"$OUT/racecheck.log" 2>&1
   echo "racecheck exit $? : $(grep -m1 'RACECHECK SUMMARY\|ERROR SUMMARY' "$OUT/racecheck.log")"
 fi
 if [ "$WHAT" = bench ] || [ "$WHAT" = all ]; then

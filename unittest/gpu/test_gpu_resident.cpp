@@ -869,6 +869,36 @@ TEST(GpuResident, LeapfrogAnisoBerendsen)
 
 // ---- errors ---------------------------------------------------------------------------
 
+// ---- neigh_modify exclude ----------------------------------------------------------------
+
+TEST(GpuResident, ForcesExcludeTypeAndGroup)
+{
+  compare_forces(
+      [](Lmp &l, bool dev) {
+        lj_liquid(l, dev);
+        l.cmds({"group low id <= 1500", "neigh_modify exclude type 1 2 exclude group low low"});
+      },
+      "exclude t/g");
+}
+TEST(GpuResident, ForcesExcludeMoleculeInter)
+{
+  compare_forces(
+      [](Lmp &l, bool dev) {
+        kg_melt(l, dev);
+        l.cmd("neigh_modify exclude molecule/inter all");
+      },
+      "exclude inter");
+}
+TEST(GpuResident, ForcesExcludeMoleculeIntra)
+{
+  compare_forces(
+      [](Lmp &l, bool dev) {
+        kg_melt(l, dev);
+        l.cmd("neigh_modify exclude molecule/intra all");
+      },
+      "exclude intra");
+}
+
 // ---- MD-SCF (fix mdscf/cuda) -------------------------------------------------------------
 
 // A/B blend of 20-bead Gaussian chains with no pair forces (pair zero), field on an
