@@ -200,7 +200,10 @@ void kg_melt(Lmp &l, bool dev)
 
 // CPU: run 0. Device: one step with dt = 0, so the device computes forces on the same
 // positions; thermo 1 brings them and the device reductions back.
-void compare_forces(void (*setup)(Lmp &, bool), const char *label, bool zero_dt = true)
+// tol_factor scales FORCE_TOL where max|F| is small against the single pair forces whose
+// float rounding adds up (the error is relative to max|F|)
+void compare_forces(void (*setup)(Lmp &, bool), const char *label, bool zero_dt = true,
+                    double tol_factor = 1.0)
 {
   Lmp cpu, dev;
   setup(cpu, false);
@@ -221,7 +224,7 @@ void compare_forces(void (*setup)(Lmp &, bool), const char *label, bool zero_dt 
          "press %.10g vs %.10g\n",
          label, PREC, df, scale, pe_dev, pe_cpu, p_dev, p_cpu);
   EXPECT_GT(scale, 0.0);
-  EXPECT_LT(df, FORCE_TOL);
+  EXPECT_LT(df, tol_factor * FORCE_TOL);
   EXPECT_NEAR(pe_dev, pe_cpu, ENERGY_TOL * std::max(1.0, std::fabs(pe_cpu)));
   EXPECT_NEAR(p_dev, p_cpu, 10 * ENERGY_TOL * std::max(1.0, std::fabs(p_cpu)));
 }
@@ -878,7 +881,9 @@ TEST(GpuResident, ForcesExcludeTypeAndGroup)
         lj_liquid(l, dev);
         l.cmds({"group low id <= 1500", "neigh_modify exclude type 1 2 exclude group low low"});
       },
-      "exclude t/g");
+      // max|F| is half that of the plain liquid (8.3 vs 16): the same rounding, relative
+      // to it, measured 2.2e-5 in mixed precision
+      "exclude t/g", true, 2.0);
 }
 TEST(GpuResident, ForcesExcludeMoleculeInter)
 {
@@ -913,7 +918,9 @@ void mdscf_blend(Lmp &l, bool dev, const std::string &deposit, int every)
           "set mol 61*75 type 3", "mass * 1.0", "bond_style " + S(dev, "harmonic"),
           "bond_coeff 1 1.5 0.0", "special_bonds lj 1.0 1.0 1.0",
           "pair_style " + S(dev, "zero") + " 0.1 nocoeff", "pair_coeff * *",
-          "comm_modify cutoff 2.0", "neighbor 0.5 bin", "neigh_modify every 1 delay 0 check yes",
+          // the ghost cutoff must exceed the longest bond (a Gaussian bond longer than it
+          // gets the wrong image on the CPU; 3.4: 17 kT of bond energy)
+          "comm_modify cutoff 3.4", "neighbor 0.5 bin", "neigh_modify every 1 delay 0 check yes",
           // type 3 is not in the field: it feels bonds only
           "fix field all " + S(dev, "mdscf") + " grid 8 6 10 temp 1.0 kappa 0.1 chi 1 2 2.0 " +
               "every " + std::to_string(every) + " types 1 2 profile z deposit " + deposit,
@@ -941,6 +948,10 @@ void compare_mdscf_forces(const std::string &deposit)
   mdscf_blend(cpu, false, deposit, 1);
   mdscf_blend(dev, true, deposit, 1);
   const char *th = "thermo_style custom step pe press ebond f_field f_field[1] f_field[2]";
+  auto W = [](Lmp &l, int which) {    // lammps_get_thermo() knows no f_ keywords
+    auto *fix = l.lmp->modify->get_fix_by_id("field");
+    return which < 0 ? fix->compute_scalar() : fix->compute_vector(which);
+  };
   cpu.cmds({th, "run 0 post no"});
   dev.cmds({"timestep 0.0", th, "thermo 1", "run 1 post no"});    // step 1 rebuilds the field
   const auto f_cpu = cpu.forces(), f_dev = dev.forces();
@@ -950,12 +961,12 @@ void compare_mdscf_forces(const std::string &deposit)
   const double dphi = max_rel_diff(o_dev, o_cpu);
   const double pe_c = cpu.thermo("pe"), pe_d = dev.thermo("pe");
   const double p_c = cpu.thermo("press"), p_d = dev.thermo("press");
-  const double w_c = cpu.thermo("f_field"), w_d = dev.thermo("f_field");
+  const double w_c = W(cpu, -1), w_d = W(dev, -1);
   printf("[gpu] mdscf %-7s %s: max |F_dev - F_cpu| / max|F| = %.3g (max|F| = %.3g); profile+W "
          "%.3g; W %.12g vs %.12g; pe %.12g vs %.12g; press %.10g vs %.10g\n",
          deposit.c_str(), PREC, df, scale, dphi, w_d, w_c, pe_d, pe_c, p_d, p_c);
   EXPECT_GT(scale, 0.0);
-  EXPECT_GT(std::fabs(cpu.thermo("f_field[1]")), 0.0);    // chi term present
+  EXPECT_GT(std::fabs(W(cpu, 0)), 0.0);    // the chi term is present
   EXPECT_LT(df, FORCE_TOL);
   EXPECT_LT(dphi, ENERGY_TOL);
   EXPECT_NEAR(w_d, w_c, ENERGY_TOL * std::max(1.0, std::fabs(w_c)));
