@@ -29,7 +29,11 @@ With --dump the same profiles are made from the particle positions of a LAMMPS d
 about 0.3 nm), as volume fractions n_t/(rho0 V_bin); --axis auto picks
 the axis along which the tails are most layered over the averaged snapshots (largest
 K-th Fourier amplitude of phi_C, printed per snapshot for x, y and z), for a bilayer
-that self-assembled with its normal along x or y.
+that self-assembled with its normal along x or y. Per snapshot it also prints along
+which axes the tail domain (C beads linked within 5.5 A) and the water domain (W
+within 6.5 A) connect to their own periodic images: a flat bilayer stack normal to z
+has both connected along x and y only ("lamellar"); a random or bicontinuous
+structure along all three axes.
 
 The last line is machine-readable:
 RESULT blocks n PP d PPc d core10 w core50 w water_mid r P_mid r C_fwhm w
@@ -53,6 +57,67 @@ def read_blocks(path):
             blocks.append((step, rows))
         i += 1 + nrows
     return blocks
+
+
+def percolation(points, box, rc):
+    """Axes along which a domain of points (cutoff rc, periodic box) connects to its
+    own periodic image: union-find that keeps, for every point, its image shift
+    relative to the root; a link that closes a loop with a non-zero net shift wraps.
+    Returns (set of axes, size of the largest cluster)."""
+    lens = [hi - lo for lo, hi in box]
+    n = len(points)
+    parent = list(range(n))
+    shift = [(0, 0, 0)] * n                  # image of a point relative to its parent
+
+    def find(x):
+        path = []
+        while parent[x] != x:
+            path.append(x)
+            x = parent[x]
+        root, acc = x, (0, 0, 0)
+        for y in reversed(path):                # nearest the root first
+            acc = tuple(acc[d] + shift[y][d] for d in range(3))
+            parent[y], shift[y] = root, acc
+        return root
+
+    wraps = set()
+    ncell = [max(1, int(lens[d] // rc)) for d in range(3)]
+    cells = {}
+    for k, p in enumerate(points):
+        c = tuple(int((p[d] - box[d][0]) / lens[d] * ncell[d]) % ncell[d] for d in range(3))
+        cells.setdefault(c, []).append(k)
+    offs = [(i, j, k) for i in (-1, 0, 1) for j in (-1, 0, 1) for k in (-1, 0, 1)]
+    for c, members in cells.items():
+        near = set()
+        for o in offs:
+            near.update(cells.get(tuple((c[d] + o[d]) % ncell[d] for d in range(3)), ()))
+        for a in members:
+            for b in near:
+                if b <= a:
+                    continue
+                img, r2 = [0, 0, 0], 0.0
+                for d in range(3):
+                    dx = points[b][d] - points[a][d]
+                    m = round(dx / lens[d])
+                    img[d] = -m                 # b's image next to a: b - m L
+                    dx -= m * lens[d]
+                    r2 += dx * dx
+                if r2 >= rc * rc:
+                    continue
+                ra, rb = find(a), find(b)
+                sa, sb = shift[a] if a != ra else (0, 0, 0), shift[b] if b != rb else (0, 0, 0)
+                if ra != rb:
+                    parent[rb] = ra
+                    shift[rb] = tuple(sa[d] + img[d] - sb[d] for d in range(3))
+                else:
+                    for d in range(3):
+                        if sb[d] - sa[d] != img[d]:
+                            wraps.add("xyz"[d])
+    sizes = {}
+    for k in range(n):
+        r = find(k)
+        sizes[r] = sizes.get(r, 0) + 1
+    return wraps, max(sizes.values()) if sizes else 0
 
 
 def read_dump(path, bins, nbil):
@@ -96,7 +161,11 @@ def read_dump(path, bins, nbil):
                              sum(v * math.sin(2 * math.pi * nbil * k / nb) for k, v in enumerate(c)))
             lay[ax] = amp / max(sum(c), 1e-300)
             blocks[ax].append((step, rows))
-        layering.append((step, lay))
+        perc = {}
+        for t, rc in ((4, 5.5), (5, 6.5)):      # tails, water: cutoffs in Angstrom
+            pts = [[float(a[j]) for j in ix] for a in atoms if int(a[it]) == t]
+            perc[t] = percolation(pts, box, rc)
+        layering.append((step, lay, perc))
     return blocks, layering
 
 
@@ -175,13 +244,17 @@ def main():
     if a.dump:
         a.profile = a.dump
         by_axis, layering = read_dump(a.dump, a.bins, a.bilayers)
-        for step, lay in layering:
+        for step, lay, perc in layering:
+            ax = {t: "".join(sorted(perc[t][0])) or "none" for t in perc}
+            kind = ("lamellar, normal " + "xyz".replace(ax[4][0], "").replace(ax[4][1], "")
+                    if len(ax[4]) == 2 and ax[4] == ax[5] else "not lamellar")
             print(f"  step {step}: tail layering |C_K|/C_0 along x {lay['x']:.3f}, "
-                  f"y {lay['y']:.3f}, z {lay['z']:.3f}")
+                  f"y {lay['y']:.3f}, z {lay['z']:.3f}; tails connected along {ax[4]}, "
+                  f"water along {ax[5]}: {kind}")
         axis = a.axis
         if axis == "auto":    # the most layered axis over the blocks that are averaged
             half = len(layering) // 2 if a.skip is None else 0
-            use_l = [l for st, l in layering[half:] if a.skip is None or st > a.skip]
+            use_l = [l for st, l, _ in layering[half:] if a.skip is None or st > a.skip]
             axis = max("xyz", key=lambda ax: sum(l[ax] for l in use_l))
         print(f"  profile axis {axis}")
         blocks = by_axis[axis]
