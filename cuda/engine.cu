@@ -225,6 +225,18 @@ namespace cuda {
       }
     }
 
+    // positions in cell order (slot k of cell c at c * cell_cap + k): the list build then
+    // reads each candidate with one contiguous load instead of an index and a gather
+    __global__ void fill_cell_pos_kernel(int nslots, int cell_cap, const int *cell_count,
+                                         const int *cell_atoms, const PosType<real> *pos,
+                                         PosType<real> *cell_pos)
+    {
+      const int idx = blockIdx.x * blockDim.x + threadIdx.x;
+      if (idx >= nslots) return;
+      const int c = idx / cell_cap, k = idx - c * cell_cap;
+      if (k < min(cell_count[c], cell_cap)) cell_pos[idx] = pos[cell_atoms[idx]];
+    }
+
     // neigh_modify exclude (type, group, molecule/intra|inter), as LAMMPS's
     // NPair::exclusion() applies it: an excluded pair never enters the list
     constexpr int MAX_EXCLUDE = 8;
@@ -256,11 +268,11 @@ namespace cuda {
     // or dropped as LAMMPS does; column-major (nbr[k * n + i]) so reads coalesce
     __global__ void build_neighbors_kernel(int n, const PosType<real> *pos, BoxD box, int3 ncell,
                                            const int *cell_of, const int *cell_count,
-                                           const int *cell_atoms, int cell_cap,
-                                           const real *cutneighsq, int ntp1, const int *nspecial,
-                                           const int *special, int maxspecial, int4 special_flag,
-                                           ExclusionD ex, int *nnbr, int *nbr, int nbr_cap,
-                                           int *status)
+                                           const int *cell_atoms, const PosType<real> *cell_pos,
+                                           int cell_cap, const real *cutneighsq, int ntp1,
+                                           const int *nspecial, const int *special, int maxspecial,
+                                           int4 special_flag, ExclusionD ex, int *nnbr, int *nbr,
+                                           int nbr_cap, int *status)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
@@ -280,16 +292,17 @@ namespace cuda {
             const int oc = (oz * ncell.y + oy) * ncell.x + ox;
             const int m = min(cell_count[oc], cell_cap);
             const int *atoms = cell_atoms + oc * cell_cap;
+            const PosType<real> *cpos = cell_pos + oc * cell_cap;
             for (int k = 0; k < m; ++k) {
-              const int j = atoms[k];
-              if (j == i) continue;
-              const PosType<real> pj = pos[j];
-              if (ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) continue;
+              const PosType<real> pj = cpos[k];
               const real ddx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
               const real ddy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
               const real ddz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
               const real rsq = ddx * ddx + ddy * ddy + ddz * ddz;
               if (rsq > cutneighsq[pi.type * ntp1 + pj.type]) continue;
+              const int j = atoms[k];
+              if (j == i) continue;
+              if (ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) continue;
               int entry = j;
               if (ns2) {
                 int which = 0;
@@ -1028,6 +1041,7 @@ namespace cuda {
     int ncell[3] = {1, 1, 1};
     int cell_cap = 0, nbr_cap = 0;
     DeviceArray<int> cell_of, cell_count, cell_atoms, nnbr, nbr;
+    DeviceArray<PosType<real>> cell_pos;    // positions in cell order, for the list build
     DeviceArray<int> status;       // [0] max cell occupancy, [1] max neighbours, [2] rebuild flag
     int *status_host = nullptr;    // pinned
 
@@ -1426,6 +1440,14 @@ namespace cuda {
     sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_atoms.get(),
                                                  s.cell_cap);
     MESOGPU_CUDA_LAUNCH_CHECK();
+    if (s.pair_kind != Impl::PairKind::none) {
+      const int nslots = ncells * s.cell_cap;
+      s.cell_pos.resize(nslots);
+      fill_cell_pos_kernel<<<blocks(nslots), BLOCK>>>(nslots, s.cell_cap, s.cell_count.get(),
+                                                      s.cell_atoms.get(), s.pos.get(),
+                                                      s.cell_pos.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
     const int4 sflag =
         make_int4(s.special_flag[0], s.special_flag[1], s.special_flag[2], s.special_flag[3]);
     // without pair forces nothing reads the list: binning (wrap, sort) is all a build does
@@ -1434,9 +1456,10 @@ namespace cuda {
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 1, 0, sizeof(int)));
       build_neighbors_kernel<<<blocks(s.n), BLOCK>>>(
           s.n, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(),
-          s.cell_cap, s.cutneighsq.get(), s.ntp1(), s.maxspecial ? s.nspecial.get() : nullptr,
-          s.maxspecial ? s.special.get() : nullptr, s.maxspecial, sflag, s.exclusion_view(),
-          s.nnbr.get(), s.nbr.get(), s.nbr_cap, s.status.get());
+          s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
+          s.maxspecial ? s.nspecial.get() : nullptr, s.maxspecial ? s.special.get() : nullptr,
+          s.maxspecial, sflag, s.exclusion_view(), s.nnbr.get(), s.nbr.get(), s.nbr_cap,
+          s.status.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
       MESOGPU_CUDA_CALL(
           cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int), cudaMemcpyDeviceToHost));
