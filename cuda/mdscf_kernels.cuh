@@ -41,6 +41,24 @@ __device__ __forceinline__ int wrap_index(int i, int n)
   return i >= n ? i - n : (i < 0 ? i + n : i);
 }
 
+// the 8 corner nodes (c = cx + 2 cy + 4 cz, as physics::mdscf::cic_weights) of atom i's
+// cell and their CIC weights
+__device__ __forceinline__ void field_corners(const acc *x0, const acc *x1, const acc *x2, int i,
+                                              const FieldGridD &g, int node[8], acc w[8])
+{
+  acc t[3];
+  const int cx = field_cell(x0[i], g.lo[0], g.inv_h[0], g.n[0], t[0]);
+  const int cy = field_cell(x1[i], g.lo[1], g.inv_h[1], g.n[1], t[1]);
+  const int cz = field_cell(x2[i], g.lo[2], g.inv_h[2], g.n[2], t[2]);
+  physics::mdscf::cic_weights(t[0], t[1], t[2], w);
+  for (int c = 0; c < 8; ++c) {
+    const int ix = wrap_index(cx + (c & 1), g.n[0]);
+    const int iy = wrap_index(cy + ((c >> 1) & 1), g.n[1]);
+    const int iz = wrap_index(cz + ((c >> 2) & 1), g.n[2]);
+    node[c] = (iz * g.n[1] + iy) * g.n[0] + ix;
+  }
+}
+
 // deposit by atomics: rho[node ncomp + k] += w_c (counts; scaled to phi later)
 __global__ void mdscf_deposit_atomic_kernel(int natoms, const acc *x0, const acc *x1, const acc *x2,
                                             const int *type, const int *mask, int groupbit,
@@ -50,18 +68,10 @@ __global__ void mdscf_deposit_atomic_kernel(int natoms, const acc *x0, const acc
   if (i >= natoms || !(mask[i] & groupbit)) return;
   const int k = type2comp[type[i]];
   if (k < 0) return;
-  acc t[3];
-  const int cx = field_cell(x0[i], g.lo[0], g.inv_h[0], g.n[0], t[0]);
-  const int cy = field_cell(x1[i], g.lo[1], g.inv_h[1], g.n[1], t[1]);
-  const int cz = field_cell(x2[i], g.lo[2], g.inv_h[2], g.n[2], t[2]);
+  int node[8];
   acc w[8];
-  physics::mdscf::cic_weights(t[0], t[1], t[2], w);
-  for (int c = 0; c < 8; ++c) {
-    const int ix = wrap_index(cx + (c & 1), g.n[0]);
-    const int iy = wrap_index(cy + ((c >> 1) & 1), g.n[1]);
-    const int iz = wrap_index(cz + ((c >> 2) & 1), g.n[2]);
-    atomicAdd(&rho[(((size_t) iz * g.n[1] + iy) * g.n[0] + ix) * g.ncomp + k], w[c]);
-  }
+  field_corners(x0, x1, x2, i, g, node, w);
+  for (int c = 0; c < 8; ++c) atomicAdd(&rho[(size_t) node[c] * g.ncomp + k], w[c]);
 }
 
 // cell list on the field grid for the gather: slot claims, count beyond the capacity
@@ -182,18 +192,12 @@ __global__ void mdscf_force_kernel(int natoms, const acc *x0, const acc *x1, con
   if (i >= natoms || !(mask[i] & groupbit)) return;
   const int k = type2comp[type[i]];
   if (k < 0) return;
-  acc t[3];
-  const int cx = field_cell(x0[i], g.lo[0], g.inv_h[0], g.n[0], t[0]);
-  const int cy = field_cell(x1[i], g.lo[1], g.inv_h[1], g.n[1], t[1]);
-  const int cz = field_cell(x2[i], g.lo[2], g.inv_h[2], g.n[2], t[2]);
+  int node[8];
   acc w[8], gr[8][3];
-  physics::mdscf::cic_weights(t[0], t[1], t[2], w);
+  field_corners(x0, x1, x2, i, g, node, w);
   const size_t base = (size_t) k * g.n[0] * g.n[1] * g.n[2];
   for (int c = 0; c < 8; ++c) {
-    const int ix = wrap_index(cx + (c & 1), g.n[0]);
-    const int iy = wrap_index(cy + ((c >> 1) & 1), g.n[1]);
-    const int iz = wrap_index(cz + ((c >> 2) & 1), g.n[2]);
-    const real4 v = grad[base + ((size_t) iz * g.n[1] + iy) * g.n[0] + ix];
+    const real4 v = grad[base + node[c]];
     gr[c][0] = v.x;
     gr[c][1] = v.y;
     gr[c][2] = v.z;
