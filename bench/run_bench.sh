@@ -45,7 +45,7 @@ declare -A MELT_GEN=(
   [melt-65k.data]="--chains 2048 --length 32"      # 65,536 beads, box 27.95^3
   [melt-1049k.data]="--chains 32768 --length 32"   # 1,048,576 beads, box 70.44^3
 )
-# name | input | input variables | steps: mesogpu gpu omp
+# name | input | input variables | steps: mesogpu gpu omp [| extra -pk gpu options]
 SYSTEMS=(
   "lj-32k|in.lj|-var x 1 -var y 1 -var z 1|5000|2000|500"
   "lj-256k|in.lj|-var x 2 -var y 2 -var z 2|2000|1000|100"
@@ -60,11 +60,13 @@ SYSTEMS=(
   "triblock-192k|in.triblock|-var L 40|10000|20|20"
   "triblock-648k|in.triblock|-var L 60|5000|10|10"
   "triblock-1536k|in.triblock|-var L 80|5000|5|5"
-  # DPPC/water MD-SCF (bonds, angles, field every 300 steps; no pair forces: in.dppc's
-  # intra 0): the LAMMPS GPU and OpenMP packages have no variant of fix mdscf, so those
-  # two engines run the CPU fix on one rank (300 steps: one field update in the loop)
-  "lw1-307k|in.dppc|-var datafile $DPPC_DATA/lw1.data|3000|300|300"
-  "lw2-1049k|in.dppc|-var datafile $DPPC_DATA/lw2.data|3000|300|300"
+  # DPPC/water MD-SCF (bonds, angles, LJ within each lipid, field every 300 steps): the
+  # LAMMPS GPU and OpenMP packages have no variant of fix mdscf, so those two engines run
+  # the CPU fix on one rank (300 steps: one field update in the loop); the GPU package
+  # builds its lists on the host here ('neigh no'): it refuses neigh_modify exclude
+  # with its own builds
+  "lw1-307k|in.dppc|-var datafile $DPPC_DATA/lw1.data|3000|300|300|neigh no"
+  "lw2-1049k|in.dppc|-var datafile $DPPC_DATA/lw2.data|3000|300|300|neigh no"
   # MD-SCF melt, three models on one data file: the field (fix mdscf every 10 steps, pair
   # zero), DPD pair forces instead of the field, and bonds only (no field, no pair: the
   # reference for the field's share of a step, printed at the end). The LAMMPS GPU and
@@ -91,38 +93,31 @@ run_one() {    # log input engine-args... ; prints "steps atoms seconds" of the 
   echo "$line" | awk '{print $9, $12, $4}'
 }
 
-# generate the polyethylene data files the chosen systems read (skipped when present)
+# generate the data files the chosen systems read (skipped when present):
+# gen_data GENERATOR DATA_DIR ASSOC_ARRAY_NAME SYSTEM_LINE
+gen_data() {
+  local gen="$1" dir="$2" s="$4"
+  local -n table="$3"
+  local f
+  for f in "${!table[@]}"; do
+    [[ "$s" == *"$dir/$f"* ]] || continue
+    [ -s "$dir/$f" ] && continue
+    mkdir -p "$dir"
+    read -r -a genargs <<<"${table[$f]}"
+    python3 "$gen" "${genargs[@]}" -o "$dir/$f.tmp" && mv "$dir/$f.tmp" "$dir/$f" ||
+      echo "$(basename "$gen") failed for $f"
+  done
+}
 for s in "${SYSTEMS[@]}"; do
   if [ -n "${BENCH_ONLY:-}" ] && ! [[ ${s%%|*} =~ $BENCH_ONLY ]]; then continue; fi
-  for f in "${!PE_GEN[@]}"; do
-    [[ "$s" == *"$PE_DATA/$f"* ]] || continue
-    [ -s "$PE_DATA/$f" ] && continue
-    mkdir -p "$PE_DATA"
-    read -r -a genargs <<<"${PE_GEN[$f]}"
-    python3 "$HERE/make_pe.py" "${genargs[@]}" -o "$PE_DATA/$f.tmp" && mv "$PE_DATA/$f.tmp" "$PE_DATA/$f" ||
-      echo "make_pe.py failed for $f"
-  done
-  for f in "${!DPPC_GEN[@]}"; do
-    [[ "$s" == *"$DPPC_DATA/$f"* ]] || continue
-    [ -s "$DPPC_DATA/$f" ] && continue
-    mkdir -p "$DPPC_DATA"
-    read -r -a genargs <<<"${DPPC_GEN[$f]}"
-    python3 "$DPPC_GEN_PY" "${genargs[@]}" -o "$DPPC_DATA/$f.tmp" && mv "$DPPC_DATA/$f.tmp" "$DPPC_DATA/$f" ||
-      echo "make_dppc.py failed for $f"
-  done
-  for f in "${!MELT_GEN[@]}"; do
-    [[ "$s" == *"$MELT_DATA/$f"* ]] || continue
-    [ -s "$MELT_DATA/$f" ] && continue
-    mkdir -p "$MELT_DATA"
-    read -r -a genargs <<<"${MELT_GEN[$f]}"
-    python3 "$HERE/make_melt.py" "${genargs[@]}" -o "$MELT_DATA/$f.tmp" && mv "$MELT_DATA/$f.tmp" "$MELT_DATA/$f" ||
-      echo "make_melt.py failed for $f"
-  done
+  gen_data "$HERE/make_pe.py" "$PE_DATA" PE_GEN "$s"
+  gen_data "$DPPC_GEN_PY" "$DPPC_DATA" DPPC_GEN "$s"
+  gen_data "$HERE/make_melt.py" "$MELT_DATA" MELT_GEN "$s"
 done
 
 printf "%-10s %10s %-16s %8s %10s %14s %9s\n" system atoms engine steps steps/s atom-steps/s vs-mesogpu
 for s in "${SYSTEMS[@]}"; do
-  IFS='|' read -r name input vars sm sg so <<<"$s"
+  IFS='|' read -r name input vars sm sg so gpu_extra <<<"$s"
   # BENCH_ONLY: a regular expression on the system names (default: all)
   if [ -n "${BENCH_ONLY:-}" ] && ! [[ $name =~ $BENCH_ONLY ]]; then continue; fi
   read -r -a vararr <<<"$vars"
@@ -130,7 +125,10 @@ for s in "${SYSTEMS[@]}"; do
   for engine in mesogpu gpu omp; do
     case $engine in
       mesogpu) args=(-sf cuda -var steps "$sm") ;;
-      gpu) args=(-sf gpu -pk gpu 1 -var steps "$sg") ;;
+      gpu)
+        read -r -a gpu_opts <<<"${gpu_extra:-}"
+        args=(-sf gpu -pk gpu 1 "${gpu_opts[@]}" -var steps "$sg")
+        ;;
       omp) args=(-sf omp -pk omp "$NT" -var steps "$so") ;;
     esac
     res=$(run_one "log.$name.$engine" "$input" "${vararr[@]}" "${args[@]}")
