@@ -62,11 +62,12 @@ SYSTEMS=(
   "triblock-1536k|in.triblock|-var L 80|5000|5|5"
   # DPPC/water MD-SCF (bonds, angles, LJ within each lipid, field every 300 steps): the
   # LAMMPS GPU and OpenMP packages have no variant of fix mdscf, so those two engines run
-  # the CPU fix on one rank (300 steps: one field update in the loop); the GPU package
+  # the CPU fix on one rank (300 steps: one field update in the loop; LW2 fewer, without
+  # one: the GPU package ran it at 1 step/s on 2026-11-23); the GPU package
   # builds its lists on the host here ('neigh no'): it refuses neigh_modify exclude
   # with its own builds
   "lw1-307k|in.dppc|-var datafile $DPPC_DATA/lw1.data|3000|300|300|neigh no"
-  "lw2-1049k|in.dppc|-var datafile $DPPC_DATA/lw2.data|3000|300|300|neigh no"
+  "lw2-1049k|in.dppc|-var datafile $DPPC_DATA/lw2.data|3000|30|100|neigh no"
   # MD-SCF melt, three models on one data file: the field (fix mdscf every 10 steps, pair
   # zero), DPD pair forces instead of the field, and bonds only (no field, no pair: the
   # reference for the field's share of a step, printed at the end). The LAMMPS GPU and
