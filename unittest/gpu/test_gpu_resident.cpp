@@ -870,6 +870,31 @@ TEST(GpuResident, LeapfrogAnisoBerendsen)
   EXPECT_NEAR(t_rot, 1.0, 0.05);
 }
 
+// device reductions sum in a fixed order: a run whose thermostat reads them every step
+// repeats bit for bit (with atomic block totals the order, and after some hundred
+// steps the trajectory, changed from run to run)
+TEST(GpuResident, ThermostattedRunsRepeatExactly)
+{
+  std::vector<double> x[2], v[2];
+  for (int r = 0; r < 2; ++r) {
+    Lmp dev;
+    lj_liquid(dev, true, 12);    // 6912 atoms: 54 blocks of partial sums
+    dev.cmds({"fix th all temp/berendsen/cuda 0.8 0.8 0.1", "thermo 0", "run 1500 post no"});
+    x[r] = dev.positions();
+    v[r] = dev.peratom(dev.lmp->atom->v);
+  }
+  EXPECT_EQ(x[0], x[1]) << "two identical thermostatted runs differ";
+  EXPECT_EQ(v[0], v[1]);
+  std::vector<double> n[2];
+  for (int r = 0; r < 2; ++r) {
+    Lmp dev;
+    aniso_fluid(dev, true, true);
+    dev.cmds({"thermo 0", "run 1000 post no"});
+    n[r] = dev.positions();
+  }
+  EXPECT_EQ(n[0], n[1]) << "two identical leapfrog/aniso Berendsen runs differ";
+}
+
 // ---- errors ---------------------------------------------------------------------------
 
 // ---- neigh_modify exclude ----------------------------------------------------------------
