@@ -939,7 +939,8 @@ namespace cuda {
                                             const acc *f1, const acc *f2, acc *n0, acc *n1, acc *n2,
                                             const acc *mu_len, const acc *w0, const acc *w1,
                                             const acc *w2, PosType<real> *pos, real4 *orient,
-                                            acc dtv, acc dtf, ErrorRecord *err)
+                                            acc dtv, acc dtf, int normalize_limit, int *nlimited,
+                                            ErrorRecord *err)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n || !(mask[i] & groupbit)) return;
@@ -959,12 +960,16 @@ namespace cuda {
       acc nv[3] = {n0[i], n1[i], n2[i]};
       const acc w[3] = {w0[i], w1[i], w2[i]};
       if (!physics::leapfrog_drift<acc>(nv, w, dtv)) {
-        if (atomicOr(&err->bits, ERR_ROTATION) == 0) {
-          err->i = i;
-          err->j = i;
-          err->rsq = double(dtv) * dtv * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+        if (!normalize_limit) {
+          if (atomicOr(&err->bits, ERR_ROTATION) == 0) {
+            err->i = i;
+            err->j = i;
+            err->rsq = double(dtv) * dtv * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+          }
+          return;
         }
-        return;
+        physics::leapfrog_drift_normalized<acc>(nv, w, dtv);
+        atomicAdd(nlimited, 1);
       }
       n0[i] = nv[0];
       n1[i] = nv[1];
@@ -1106,6 +1111,7 @@ namespace cuda {
     DeviceArray<acc> orient[3], mu_len, omega[3], torque[3], inertia;
     DeviceArray<real4> orient_packed;
     bool have_orient = false;
+    DeviceArray<int> rotation_limited;    // drifts past dt |w| = 1 (normalised) since the last take
     DeviceArray<double> gfactor1, gfactor2, mv_sum;
     DeviceArray<physics::TableR2View<real>> table_view;
     DeviceArray<real> table_coeff, pair_offset, pair_cutsq;
@@ -2030,7 +2036,7 @@ namespace cuda {
     else if (e.bits & ERR_ROTATION)
       m << "fix leapfrog/aniso: the atom at device index " << e.i
         << " turns by more than 1 radian per step (dt*|omega| = " << std::sqrt(e.rsq)
-        << " >= 1): reduce the timestep";
+        << " >= 1): reduce the timestep, or use 'limit normalize'";
     else if (e.bits & ERR_BAD_FENE)
       m << "bad FENE bond between atoms at device index " << e.i << " and " << e.j << ": length "
         << std::sqrt(e.rsq) << " is at least twice R0";
@@ -2250,9 +2256,13 @@ namespace cuda {
     impl->inertia.upload(h);
   }
 
-  void Engine::leapfrog_initial(double dtv, double dtf, int groupbit)
+  void Engine::leapfrog_initial(double dtv, double dtf, int groupbit, bool normalize_limit)
   {
     Impl &s = *impl;
+    if (s.rotation_limited.size() != 1) {
+      s.rotation_limited.resize(1);
+      s.rotation_limited.zero();
+    }
     if (!s.have_orient)
       throw std::runtime_error("mesogpu: fix leapfrog/aniso needs orientations on the device");
     leapfrog_initial_kernel<<<blocks(s.n), BLOCK>>>(
@@ -2260,8 +2270,19 @@ namespace cuda {
         s.x[1].get(), s.x[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(),
         s.f[1].get(), s.f[2].get(), s.orient[0].get(), s.orient[1].get(), s.orient[2].get(),
         s.mu_len.get(), s.omega[0].get(), s.omega[1].get(), s.omega[2].get(), s.pos.get(),
-        s.orient_packed.get(), static_cast<acc>(dtv), static_cast<acc>(dtf), s.err.get());
+        s.orient_packed.get(), static_cast<acc>(dtv), static_cast<acc>(dtf),
+        normalize_limit ? 1 : 0, s.rotation_limited.get(), s.err.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  long long Engine::take_rotation_limited()
+  {
+    Impl &s = *impl;
+    if (s.rotation_limited.size() != 1) return 0;
+    int count = 0;
+    s.rotation_limited.download(&count, 1);
+    s.rotation_limited.zero();
+    return count;
   }
 
   void Engine::leapfrog_final(double dtf, double dtr, int groupbit)

@@ -183,7 +183,11 @@ namespace cuda {
     // fix leapfrog/aniso: velocity Verlet for x, v; n drifts with omega (initial), omega is
     // kicked by the torque (final); inertia per type (ntypes + 1 values); dtr = dt ftm2v
     void set_inertia(const std::vector<double> &inertia);
-    void leapfrog_initial(double dtv, double dtf, int groupbit);
+    // normalize_limit: a drift with dt |w| >= 1 takes the normalised step
+    // (physics::leapfrog_drift_normalized) and is counted, instead of stopping the run
+    void leapfrog_initial(double dtv, double dtf, int groupbit, bool normalize_limit = false);
+    // how many drifts took the normalised step since the last call (one read-back)
+    long long take_rotation_limited();
     void leapfrog_final(double dtf, double dtr, int groupbit);
     // sums over the group: [0] m v^2, [1] I |omega x n|^2 over oriented atoms, [2] atoms,
     // [3] oriented atoms

@@ -446,7 +446,13 @@ void FixLeapfrogAnisoCuda::device_setup(Engine &engine)
 
 void FixLeapfrogAnisoCuda::device_initial_integrate(Engine &engine)
 {
-  engine.leapfrog_initial(dtv, dtf, groupbit);
+  engine.leapfrog_initial(dtv, dtf, groupbit, limit_normalize);
+}
+
+// the device's count of normalised drifts joins the host's (post_run reports it)
+void FixLeapfrogAnisoCuda::device_sync_host(Engine &engine)
+{
+  if (limit_normalize) nlimited += engine.take_rotation_limited();
 }
 
 void FixLeapfrogAnisoCuda::device_temperatures(Engine &engine, double &t_tr, double &t_rot,

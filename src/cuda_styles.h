@@ -201,6 +201,7 @@ class FixLeapfrogAnisoCuda : public FixLeapfrogAniso, public DeviceFix {
   void device_setup(mesogpu::cuda::Engine &engine) override;
   void device_initial_integrate(mesogpu::cuda::Engine &engine) override;
   void device_final_integrate(mesogpu::cuda::Engine &engine) override;
+  void device_sync_host(mesogpu::cuda::Engine &engine) override;
   double compute_vector(int) override;
 
  private:

@@ -18,6 +18,7 @@
 #include "physics/rotation_leapfrog.h"
 
 #include "atom.h"
+#include "comm.h"
 #include "domain.h"
 #include "error.h"
 #include "force.h"
@@ -37,7 +38,7 @@ namespace {
 
 bool is_keyword(const char *s)
 {
-  return strcmp(s, "inertia") == 0 || strcmp(s, "berendsen") == 0;
+  return strcmp(s, "inertia") == 0 || strcmp(s, "berendsen") == 0 || strcmp(s, "limit") == 0;
 }
 
 // n = mu/|mu| from the components; false if they are all zero
@@ -141,9 +142,20 @@ FixLeapfrogAniso::FixLeapfrogAniso(LAMMPS *lmp, int narg, char **arg) : Fix(lmp,
       tau_t = val[1];
       tau_r = val[2];
       iarg += 4;
+    } else if (strcmp(arg[iarg], "limit") == 0) {
+      if (iarg + 2 > narg)
+        error->all(FLERR, iarg, "Fix leapfrog/aniso: limit expects stop or normalize");
+      if (strcmp(arg[iarg + 1], "stop") == 0)
+        limit_normalize = false;
+      else if (strcmp(arg[iarg + 1], "normalize") == 0)
+        limit_normalize = true;
+      else
+        error->all(FLERR, iarg + 1,
+                   "Fix leapfrog/aniso: limit expects stop or normalize (got '{}')", arg[iarg + 1]);
+      iarg += 2;
     } else {
       error->all(FLERR, iarg,
-                 "Fix leapfrog/aniso: unknown keyword '{}' (allowed: inertia, berendsen)",
+                 "Fix leapfrog/aniso: unknown keyword '{}' (allowed: inertia, berendsen, limit)",
                  arg[iarg]);
     }
   }
@@ -257,13 +269,35 @@ void FixLeapfrogAniso::initial_integrate(int /*vflag*/)
     }
     double n[3];
     if (!(mu[i][3] > 0.0) || !orientation(mu[i], n)) continue;
-    if (!phys::leapfrog_drift(n, omega[i], dtv))
-      error->one(FLERR,
-                 "Fix leapfrog/aniso: atom {} turns by more than 1 radian per step (dt*|omega| = "
-                 "{:.6g} >= 1): reduce the timestep",
-                 atom->tag[i], dtv * std::sqrt(phys::rotation::dot3(omega[i], omega[i])));
+    if (!phys::leapfrog_drift(n, omega[i], dtv)) {
+      if (!limit_normalize)
+        error->one(FLERR,
+                   "Fix leapfrog/aniso: atom {} turns by more than 1 radian per step (dt*|omega| "
+                   "= {:.6g} >= 1): reduce the timestep, or use 'limit normalize'",
+                   atom->tag[i], dtv * std::sqrt(phys::rotation::dot3(omega[i], omega[i])));
+      phys::leapfrog_drift_normalized(n, omega[i], dtv);
+      ++nlimited;
+    }
     for (int d = 0; d < 3; ++d) mu[i][d] = mu[i][3] * n[d];
   }
+}
+
+/* ---------------------------------------------------------------------- */
+
+/* ----------------------------------------------------------------------
+   with 'limit normalize': say how many drifts took the normalised step in this run
+------------------------------------------------------------------------- */
+
+void FixLeapfrogAniso::post_run()
+{
+  bigint all = 0;
+  MPI_Allreduce(&nlimited, &all, 1, MPI_LMP_BIGINT, MPI_SUM, world);
+  nlimited = 0;
+  if (all > 0 && comm->me == 0)
+    error->warning(FLERR,
+                   "Fix leapfrog/aniso: {} rotation(s) with dt*|omega x n| >= 1 took the "
+                   "normalised drift in this run (limit normalize)",
+                   all);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -26,6 +26,7 @@ class FixLeapfrogAniso : public Fix {
   void initial_integrate(int) override;
   void final_integrate() override;
   void reset_dt() override;
+  void post_run() override;
   double compute_vector(int) override;
   void *extract(const char *, int &) override;
 
@@ -34,6 +35,8 @@ class FixLeapfrogAniso : public Fix {
   std::vector<char> inertia_set;    // type given an inertia by the user
   bool berendsen = false;
   double t_target = 0.0, tau_t = 0.0, tau_r = 0.0;
+  bool limit_normalize = false;    // 'limit normalize': dt |w| >= 1 takes the normalised drift
+  bigint nlimited = 0;             // such drifts on this rank in this run
 
  protected:
   double dtv = 0.0, dtf = 0.0;

@@ -145,6 +145,19 @@ namespace physics {
     return true;
   }
 
+  // drift past the chord's limit (dt |w| >= 1): Fincham's normalised step
+  // n <- (n + dt w) / |n + dt w|, w = omega x n, a turn by atan(dt |w|) (< 90 degrees)
+  // instead of asin(dt |w|); the form GALAMOST uses at every step. |n + dt w| >= 1
+  // because w is normal to n, so it is always defined.
+  template <typename Real>
+  MESO_HD void leapfrog_drift_normalized(Real *n, const Real *omega, Real dt)
+  {
+    Real w[3];
+    rotation::cross3(omega, n, w);
+    for (int d = 0; d < 3; ++d) n[d] += dt * w[d];
+    rotation::normalize3(n);
+  }
+
   // ---- Berendsen ----------------------------------------------------------------------
 
   // lambda = sqrt(1 + dt/tau (T0/T - 1)), the factor that scales velocities (u or v).

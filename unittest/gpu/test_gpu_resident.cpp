@@ -895,6 +895,40 @@ TEST(GpuResident, ThermostattedRunsRepeatExactly)
   EXPECT_EQ(n[0], n[1]) << "two identical leapfrog/aniso Berendsen runs differ";
 }
 
+// past dt |omega x n| = 1: the device stops with the CPU's message, or with 'limit
+// normalize' takes the normalised step n <- (n + dt w)/|n + dt w| (w = omega x n =
+// (0, 600, 0) for n = x, so n = (1, 1.2, 0)/|.| after one step of dt 0.002)
+TEST(GpuResident, LeapfrogAnisoLimit)
+{
+  {
+    Lmp dev;
+    aniso_fluid(dev, true);
+    dev.cmds({"set type 1 omega 0 0 600", "set type 1 dipole 1 0 0"});
+    const std::string m = dev.error_of("run 1 post no");
+    EXPECT_NE(m.find("turns by more than 1 radian"), std::string::npos) << m;
+  }
+  Lmp dev;
+  aniso_fluid(dev, true);
+  dev.cmds({"set type 1 omega 0 0 600", "set type 1 dipole 1 0 0",
+            "fix 1 all leapfrog/aniso/cuda inertia 1 1.0 2 0.5 3 2.0 limit normalize",
+            "run 1 post no"});
+  const double len = std::sqrt(1.0 + 1.44);
+  double worst = 0.0;
+  int checked = 0;
+  for (int i = 0; i < dev.lmp->atom->nlocal; ++i) {
+    if (dev.lmp->atom->type[i] != 1) continue;
+    const double *mu = dev.lmp->atom->mu[i];
+    worst = std::max(
+        {worst, std::fabs(mu[0] - 1.0 / len), std::fabs(mu[1] - 1.2 / len), std::fabs(mu[2])});
+    ++checked;
+  }
+  printf("[gpu] leapfrog/aniso/cuda limit normalize %s: %d atoms, max |mu - expected| %.3g\n", PREC,
+         checked, worst);
+  EXPECT_EQ(checked, 700);
+  const bool acc_double = std::is_same<mesogpu::cuda::acc, double>::value;
+  EXPECT_LT(worst, acc_double ? 1e-12 : 1e-5);
+}
+
 // ---- errors ---------------------------------------------------------------------------
 
 // ---- neigh_modify exclude ----------------------------------------------------------------

@@ -364,6 +364,30 @@ TEST(LeapfrogAniso, RestartContinuesIdentically)
   EXPECT_LT(worst, 1e-10);
 }
 
+// past dt |omega x n| = 1 the run stops (BadInputIsNamed), or with
+TEST(LeapfrogAniso, LimitNormalizeTakesTheNormalisedStep)
+{
+  LmpSession s;
+  dipole_system(s);
+  // 'limit normalize': n <- (n + dt w)/|n + dt w|, w = omega x n = (0, 600, 0),
+  // so n = (1, 1.2, 0)/|(1, 1.2, 0)| after one step, whatever the forces (the drift uses
+  // the half-step omega)
+  s.cmds({"set type 1 omega 0 0 600", "set type 1 dipole 1 0 0",
+          "fix 1 all leapfrog/aniso inertia 1*2 1.0 limit normalize", "run 1 post no"});
+  const double len = std::sqrt(1.0 + 1.44);
+  int checked = 0;
+  for (int i = 0; i < s.lmp->atom->nlocal; ++i) {
+    if (s.lmp->atom->type[i] != 1) continue;
+    const double *mu = s.lmp->atom->mu[i];
+    EXPECT_NEAR(mu[0], 1.0 / len, 1e-12);
+    EXPECT_NEAR(mu[1], 1.2 / len, 1e-12);
+    EXPECT_NEAR(mu[2], 0.0, 1e-12);
+    EXPECT_NEAR(mu[3], 1.0, 1e-12);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
 TEST(LeapfrogAniso, BadInputIsNamed)
 {
   LmpSession s;
@@ -373,7 +397,9 @@ TEST(LeapfrogAniso, BadInputIsNamed)
     EXPECT_NE(msg.find(text), std::string::npos) << cmd << "\n  -> " << msg;
   };
   const std::string f = "fix 1 all leapfrog/aniso ";
-  expect_error(f + "foo", "unknown keyword 'foo' (allowed: inertia, berendsen)");
+  expect_error(f + "foo", "unknown keyword 'foo' (allowed: inertia, berendsen, limit)");
+  expect_error(f + "limit", "limit expects stop or normalize");
+  expect_error(f + "limit go", "limit expects stop or normalize (got 'go')");
   expect_error(f + "inertia", "inertia expects one or more '<types> <I>' pairs");
   expect_error(f + "inertia 1", "inertia expects '<types> <I>' pairs; types '1' has no value");
   expect_error(f + "inertia 1 berendsen 1 1 1", "types '1' has no value");

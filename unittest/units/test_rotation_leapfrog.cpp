@@ -193,6 +193,19 @@ TEST(RotationLeapfrog, DriftRefusesMoreThanOneRadianPerStep)
   EXPECT_NEAR(n[1], -std::sin(M_PI / 6), 1e-15);
 }
 
+// past the limit: the normalised step turns by atan(dt |w|) in the plane of n and w
+TEST(RotationLeapfrog, NormalisedDriftTurnsByArctan)
+{
+  for (double dtw : {0.5, 1.0, 3.0}) {
+    double n[3] = {0, 0, 1}, omega[3] = {dtw / 0.25, 0, 0};
+    phys::leapfrog_drift_normalized(n, omega, 0.25);
+    // w = omega x n = (0, -|omega|, 0): a turn about +x by atan(dt |omega|)
+    EXPECT_NEAR(n[0], 0.0, 1e-15);
+    EXPECT_NEAR(n[1], -std::sin(std::atan(dtw)), 1e-15) << dtw;
+    EXPECT_NEAR(n[2], std::cos(std::atan(dtw)), 1e-15) << dtw;
+  }
+}
+
 TEST(RotationLeapfrog, FreeRotationFollowsTheGreatCircle)
 {
   const double w = 1.3, T = 5.0;
