@@ -178,49 +178,40 @@ def write_data(path, box, mols, waters, title):
     w("Masses\n\n")
     for t, name in enumerate(TYPES, 1):
         w(f"{t} {MASS} # {name}\n")
-    w("\nAtoms # molecular\n\n")
-    lines = []
-    aid = 0
-    for m, beads in enumerate(mols, 1):
-        for t, p in zip(LIPID_TYPES, beads):
+    def section(rows):
+        """write the rows of one section in chunks (the big systems have millions)"""
+        lines = []
+        for row in rows:
+            lines.append(row)
+            if len(lines) >= 100000:
+                w("\n".join(lines) + "\n")
+                lines = []
+        w("\n".join(lines) + "\n")
+
+    def atom_rows():
+        aid = 0
+        beads = [(m, t, p) for m, mol in enumerate(mols, 1) for t, p in zip(LIPID_TYPES, mol)]
+        beads += [(n_lip + k + 1, 5, p) for k, p in enumerate(waters)]
+        for m, t, p in beads:
             aid += 1
             xs, im = zip(*(wrap(p[d], 0.0, box[d]) for d in range(3)))
-            lines.append(f"{aid} {m} {t} {xs[0]:.4f} {xs[1]:.4f} {xs[2]:.4f} {im[0]} {im[1]} {im[2]}")
-        if len(lines) > 100000:
-            w("\n".join(lines) + "\n")
-            lines = []
-    for k, p in enumerate(waters):
-        aid += 1
-        xs, im = zip(*(wrap(p[d], 0.0, box[d]) for d in range(3)))
-        lines.append(f"{aid} {n_lip + k + 1} 5 {xs[0]:.4f} {xs[1]:.4f} {xs[2]:.4f} {im[0]} {im[1]} {im[2]}")
-        if len(lines) > 100000:
-            w("\n".join(lines) + "\n")
-            lines = []
-    w("\n".join(lines) + "\n")
-    lines = []
+            yield f"{aid} {m} {t} {xs[0]:.4f} {xs[1]:.4f} {xs[2]:.4f} {im[0]} {im[1]} {im[2]}"
+
+    def topology_rows(terms):
+        """one row per bond or angle of every lipid: id type atom ids"""
+        n = 0
+        for m in range(n_lip):
+            base = 12 * m + 1
+            for *atoms, t in terms:
+                n += 1
+                yield " ".join([str(n), str(t)] + [str(base + a) for a in atoms])
+
+    w("\nAtoms # molecular\n\n")
+    section(atom_rows())
     w("\nBonds\n\n")
-    bid = 0
-    for m in range(n_lip):
-        base = 12 * m + 1
-        for i, j, t in LIPID_BONDS:
-            bid += 1
-            lines.append(f"{bid} {t} {base + i} {base + j}")
-        if len(lines) > 100000:
-            w("\n".join(lines) + "\n")
-            lines = []
-    w("\n".join(lines) + "\n")
-    lines = []
+    section(topology_rows(LIPID_BONDS))
     w("\nAngles\n\n")
-    aid = 0
-    for m in range(n_lip):
-        base = 12 * m + 1
-        for i, j, k, t in LIPID_ANGLES:
-            aid += 1
-            lines.append(f"{aid} {t} {base + i} {base + j} {base + k}")
-        if len(lines) > 100000:
-            w("\n".join(lines) + "\n")
-            lines = []
-    w("\n".join(lines) + "\n")
+    section(topology_rows(LIPID_ANGLES))
     if out is not sys.stdout:
         out.close()
 
