@@ -520,12 +520,23 @@ void PairZeroCuda::device_per_atom(Engine &, int eflag, int vflag)
 void FixMDSCFCuda::init()
 {
   FixMDSCF::init();
-  if (comm->me == 0 && strcmp(update->integrate_style, "verlet/cuda") != 0 &&
-      update->whichflag == 1)
-    error->warning(FLERR,
-                   "Fix mdscf/cuda computes on the host because run_style is '{}'; use the -sf "
-                   "cuda command-line switch or 'run_style verlet/cuda'",
-                   update->integrate_style);
+  warn_if_host(lmp, "Fix", "mdscf/cuda");
+}
+
+/* the whole grid (one rank owns it) as the engine holds it, node-major, and back */
+void FixMDSCFCuda::copy_phi(std::vector<double> &full, bool to_host)
+{
+  full.resize((size_t) nxgrid * nygrid * nzgrid * ncomp);
+  for (int iz = 0; iz < nzgrid; ++iz)
+    for (int iy = 0; iy < nygrid; ++iy)
+      for (int ix = 0; ix < nxgrid; ++ix)
+        for (int k = 0; k < ncomp; ++k) {
+          double &flat = full[(((size_t) iz * nygrid + iy) * nxgrid + ix) * ncomp + k];
+          if (to_host)
+            phi[iz][iy][ix][k] = flat;
+          else
+            flat = phi[iz][iy][ix][k];
+        }
 }
 
 void FixMDSCFCuda::device_setup(Engine &engine)
@@ -544,21 +555,11 @@ void FixMDSCFCuda::device_setup(Engine &engine)
   p.groupbit = groupbit;
   p.gather = deposit_gather;
   engine.set_mdscf(p);
-  if (!have_field) {    // setup() builds it; this is only a guard
-    engine.mdscf_build_field();
-    last_update = update->ntimestep;
-    host_field_stale = true;
-    sums_stale = true;
-    return;
-  }
-  // one rank owns the whole grid: the host's field (built at setup, or carried over from
-  // the last run or a restart) goes to the device as it is
-  std::vector<double> full((size_t) nxgrid * nygrid * nzgrid * ncomp);
-  for (int iz = 0; iz < nzgrid; ++iz)
-    for (int iy = 0; iy < nygrid; ++iy)
-      for (int ix = 0; ix < nxgrid; ++ix)
-        for (int k = 0; k < ncomp; ++k)
-          full[(((size_t) iz * nygrid + iy) * nxgrid + ix) * ncomp + k] = phi[iz][iy][ix][k];
+  // the host's field (built at setup, or carried over from the last run or a restart)
+  // goes to the device as it is; setup() always leaves one, the build is only a guard
+  if (!have_field) build_field();
+  std::vector<double> full;
+  copy_phi(full, false);
   engine.mdscf_upload_phi(full.data());
   host_field_stale = false;
   sums_stale = false;    // the host's energies are those of this field
@@ -588,9 +589,7 @@ void FixMDSCFCuda::pull_sums(Engine &engine)
   if (!sums_stale) return;
   double s[3];
   engine.mdscf_sums(s);
-  const double vc =
-      domain->xprd * domain->yprd * domain->zprd / ((double) nxgrid * nygrid * nzgrid);
-  const double per_node = rho0 * vc;
+  const double per_node = rho0 * cell_volume();
   energy_chi = per_node * s[0];
   energy_kappa = per_node * s[1];
   virial_local = per_node * s[2];
@@ -616,11 +615,7 @@ void FixMDSCFCuda::device_sync_host(Engine &engine)
   if (!host_field_stale) return;
   std::vector<double> full((size_t) nxgrid * nygrid * nzgrid * ncomp);
   engine.mdscf_download_phi(full.data());
-  for (int iz = 0; iz < nzgrid; ++iz)
-    for (int iy = 0; iy < nygrid; ++iy)
-      for (int ix = 0; ix < nxgrid; ++ix)
-        for (int k = 0; k < ncomp; ++k)
-          phi[iz][iy][ix][k] = full[(((size_t) iz * nygrid + iy) * nxgrid + ix) * ncomp + k];
+  copy_phi(full, true);
   have_field = true;
   derive_field();
   host_field_stale = false;

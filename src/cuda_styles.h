@@ -238,6 +238,7 @@ class FixMDSCFCuda : public FixMDSCF, public DeviceFix {
   bool sums_stale = false;          // energies/virial of the device field not read yet
   void pull_sums(mesogpu::cuda::Engine &engine);
   void pull_sums_if_ahead();
+  void copy_phi(std::vector<double> &full, bool to_host);
 };
 
 // compute temp whose scalar comes from a device reduction while a resident run holds

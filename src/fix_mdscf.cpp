@@ -449,6 +449,11 @@ void FixMDSCF::check_range(int i, int ix, int iy, int iz)
                atom->tag[i], atom->x[i][0], atom->x[i][1], atom->x[i][2]);
 }
 
+double FixMDSCF::cell_volume() const
+{
+  return domain->xprd * domain->yprd * domain->zprd / ((double) nxgrid * nygrid * nzgrid);
+}
+
 /* ----------------------------------------------------------------------
    densities from the current positions, then everything that derives from them
 ------------------------------------------------------------------------- */
@@ -482,9 +487,7 @@ void FixMDSCF::build_field()
 
   grid->reverse_comm(Grid3d::FIX, this, 0, ncomp, sizeof(double), grid_buf1, grid_buf2, MPI_DOUBLE);
 
-  const double vc =
-      domain->xprd * domain->yprd * domain->zprd / ((double) nxgrid * nygrid * nzgrid);
-  const double scale = 1.0 / (rho0 * vc);
+  const double scale = 1.0 / (rho0 * cell_volume());
   for (int iz = nzlo_in; iz <= nzhi_in; ++iz)
     for (int iy = nylo_in; iy <= nyhi_in; ++iy)
       for (int ix = nxlo_in; ix <= nxhi_in; ++ix)
@@ -544,9 +547,7 @@ void FixMDSCF::derive_field()
         for (int k = 0; k < ncomp; ++k)
           prof_mine[(size_t) plane * ntypes + comp2type[k] - 1] += p[k];
       }
-  const double vc =
-      domain->xprd * domain->yprd * domain->zprd / ((double) nxgrid * nygrid * nzgrid);
-  const double per_node = rho0 * vc;
+  const double per_node = rho0 * cell_volume();
   double all[2];
   MPI_Allreduce(sums, all, 2, MPI_DOUBLE, MPI_SUM, world);
   energy_chi = per_node * all[0];

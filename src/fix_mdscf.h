@@ -107,6 +107,8 @@ class FixMDSCF : public Fix {
   void load_restart_field();
   void check_range(int, int, int, int);
   double *flat(double ****a) { return &a[nzlo_out][nylo_out][nxlo_out][0]; }
+  // v_c: the volume of one grid cell (the box over the node count)
+  double cell_volume() const;
 };
 
 }    // namespace LAMMPS_NS

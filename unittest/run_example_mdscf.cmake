@@ -4,6 +4,7 @@
 # contact ratio R = n_AB/(n_AA + n_AB) below the mixed blend's ~0.40 for chi N = 1, or one
 # not clearly lower (demixing) for chi N = 20.
 # Inputs: LMP (launcher), EXAMPLE_DIR, WORK_DIR.
+include(${CMAKE_CURRENT_LIST_DIR}/example_checks.cmake)
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 file(COPY ${EXAMPLE_DIR}/chain.mol DESTINATION ${WORK_DIR})
@@ -22,9 +23,7 @@ foreach(chi 0.05 1.0)
   endif()
   set(R_${chi} ${CMAKE_MATCH_1})
   # last thermo line: step temp pe ebond W W_chi W_kappa R
-  file(STRINGS ${WORK_DIR}/log.chi${chi} last REGEX "^ +6000( +[-+0-9.eE]+)+$")
-  string(STRIP "${last}" last)
-  separate_arguments(cols UNIX_COMMAND "${last}")
+  thermo_cols(log.chi${chi} 6000 cols)
   list(GET cols 1 temp)
   execute_process(COMMAND awk "BEGIN{exit !(${temp} > 0.9 && ${temp} < 1.2)}" RESULT_VARIABLE bad)
   if(bad)

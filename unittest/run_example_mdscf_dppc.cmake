@@ -10,6 +10,7 @@
 # Inputs: LMP (launcher), PYTHON (python3), EXAMPLE_DIR, WORK_DIR, EXTRA (optional extra
 # LAMMPS arguments, e.g. "-var damp 1000" - weak friction, the field gets stale between
 # updates and the bilayer dissolves - to see the checks fail).
+include(${CMAKE_CURRENT_LIST_DIR}/example_checks.cmake)
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 set(nsteps 15000)
@@ -23,31 +24,10 @@ if(NOT rc EQUAL 0)
 endif()
 
 separate_arguments(extra UNIX_COMMAND "${EXTRA}")
-execute_process(COMMAND ${LMP} -in ${EXAMPLE_DIR}/in.dppc -var nsteps ${nsteps} -log log.dppc
-    ${extra}
-  WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
-message("${o}${e}")
-if(NOT rc EQUAL 0 OR o MATCHES "ERROR")
-  message(FATAL_ERROR "in.dppc failed (exit ${rc})")
-endif()
-
-# fails unless LO <= VALUE <= HI (floats, compared by awk)
-function(require_range what value lo hi)
-  execute_process(COMMAND awk "BEGIN{v=\"${value}\"; if (v !~ /^[-+0-9.eE]+$/) exit 1; v += 0; exit !(v >= ${lo} && v <= ${hi})}"
-    RESULT_VARIABLE bad)
-  if(bad)
-    message(FATAL_ERROR "${what} = ${value}, expected ${lo} .. ${hi}")
-  endif()
-endfunction()
+run_lmp(in.dppc log.dppc -var nsteps ${nsteps} ${extra})
 
 # last thermo line: step temp pe ebond eangle evdwl W W_chi W_kappa press
-file(STRINGS ${WORK_DIR}/log.dppc last REGEX "^ +${nsteps}( +[-+0-9.eE]+)+ *$")
-if(NOT last)
-  message(FATAL_ERROR "in.dppc: no finite thermo line for step ${nsteps}")
-endif()
-list(GET last -1 last)
-string(STRIP "${last}" last)
-separate_arguments(cols UNIX_COMMAND "${last}")
+thermo_cols(log.dppc ${nsteps} cols)
 list(GET cols 1 temp)
 # 4096 beads: the instantaneous T fluctuates by sqrt(2/3N) = 1.3 %
 require_range("temperature after ${nsteps} steps (Langevin target 325 K)" ${temp} 305 345)

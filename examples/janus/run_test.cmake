@@ -12,34 +12,7 @@
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 
-function(run_lmp input log)
-  execute_process(COMMAND ${LMP} -in ${EXAMPLE_DIR}/${input} -log ${log} ${ARGN}
-    WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
-  message("${o}${e}")
-  if(NOT rc EQUAL 0 OR o MATCHES "ERROR")
-    message(FATAL_ERROR "${input} failed (exit ${rc})")
-  endif()
-endfunction()
-
-# thermo line of step STEP in LOG -> list of its columns in OUT
-function(thermo_cols log step out)
-  file(STRINGS ${WORK_DIR}/${log} line REGEX "^ +${step}( +[-+0-9.eE]+)+ *$")
-  if(NOT line)
-    message(FATAL_ERROR "${log}: no finite thermo line for step ${step}")
-  endif()
-  list(GET line -1 line)
-  string(STRIP "${line}" line)
-  separate_arguments(cols UNIX_COMMAND "${line}")
-  set(${out} "${cols}" PARENT_SCOPE)
-endfunction()
-
-# fails unless LO <= VALUE <= HI (floats, compared by awk)
-function(require_range what value lo hi)
-  execute_process(COMMAND awk "BEGIN{v=\"${value}\"+0; exit !(v >= ${lo} && v <= ${hi})}" RESULT_VARIABLE bad)
-  if(bad)
-    message(FATAL_ERROR "${what} = ${value}, expected ${lo} .. ${hi}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../../unittest/example_checks.cmake)
 
 # --- micelles -----------------------------------------------------------------------
 separate_arguments(extra UNIX_COMMAND "${EXTRA}")
