@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Benchmark driver (runs on the GPU machine; asserts nothing). Runs each input through
-#   mesogpu resident      (-sf cuda: run_style verlet/cuda, lj/cut/cuda, nve/cuda)
-#   LAMMPS GPU package    (-sf gpu -pk gpu 1, mixed precision, same host LAMMPS build)
-#   LAMMPS OpenMP         (-sf omp -pk omp NTHREADS, all cores, one rank)
-# and prints steps/s, atom-steps/s and the ratios to mesogpu.
+#   mesogpu resident    one rank, -sf cuda (run_style verlet/cuda and the /cuda styles)
+#   LAMMPS GPU package  -sf hybrid gpu omp -pk gpu 1 -pk omp T on N MPI ranks sharing the
+#                       GPU, N = 1, 4, 8, 16 and T = cores/N OpenMP threads for the styles
+#                       that stay on the CPU; the fastest N is kept
+#   LAMMPS CPU          16 MPI ranks (all cores), plain styles and -sf omp -pk omp 1;
+#                       the faster is kept
+# (LAMMPS's own advice for both packages: several MPI ranks per GPU, MPI before threads)
+# and prints steps/s, atom-steps/s and the ratio of mesogpu to the best of each peer,
+# naming the winning configuration. Every configuration's rate is printed too.
 # Usage: bench/run_bench.sh LMP OUTDIR [quick]   (BENCH_ONLY=regex picks systems by name)
-#   LMP: the host lmp (device profile); LAMMPS_PLUGIN_PATH must name mesogpu's folder.
+#   LMP: the host lmp (device profile, MPI); LAMMPS_PLUGIN_PATH must name mesogpu's folder.
+#   BENCH_GPU_RANKS (default "1 4 8 16"), BENCH_CPU_RANKS (default: all cores),
+#   MPIRUN (default mpirun).
 # The polyethylene data files (bench/make_pe.py, python3 only) are generated before the
 # runs into BENCH_DATA_DIR (default: a folder in /tmp named by make_pe.py's hash, kept
 # out of OUTDIR so that the logs stay small) and reused when present; the DPPC/water
@@ -45,47 +52,55 @@ declare -A MELT_GEN=(
   [melt-65k.data]="--chains 2048 --length 32"      # 65,536 beads, box 27.95^3
   [melt-1049k.data]="--chains 32768 --length 32"   # 1,048,576 beads, box 70.44^3
 )
-# name | input | input variables | steps: mesogpu gpu omp [| extra -pk gpu options]
+# name | input | input variables | steps: mesogpu gpu cpu | extra -pk gpu options | peer-only variables
+# A "-" for gpu steps: the LAMMPS GPU package has no variant of the input's main styles
+# (soft/aniso, leapfrog/aniso; pair zero with fix mdscf), so no GPU-package row is run.
 SYSTEMS=(
-  "lj-32k|in.lj|-var x 1 -var y 1 -var z 1|5000|2000|500"
-  "lj-256k|in.lj|-var x 2 -var y 2 -var z 2|2000|1000|100"
-  "lj-2048k|in.lj|-var x 4 -var y 4 -var z 4|500|200|20"
-  "kg-1024k|in.chain|-var x 4 -var y 4 -var z 2 -var datafile $DATA_CHAIN|500|100|20"
-  "dpd-1000k|in.dpd|-var n 1000000|500|100|10"
-  "pe-19k|in.pe|-var datafile $PE_DATA/pe-I.data|5000|2000|500"
-  "pe-675k|in.pe|-var datafile $PE_DATA/pe-VII.data|500|200|20"
-  # triblock Janus (soft/aniso aba + leapfrog/aniso): the LAMMPS GPU and OpenMP packages
-  # have no variant of either style, so those two engines run the CPU styles on one core
-  "triblock-24k|in.triblock|-var L 20|20000|100|100"
-  "triblock-192k|in.triblock|-var L 40|10000|20|20"
-  "triblock-648k|in.triblock|-var L 60|5000|10|10"
-  "triblock-1536k|in.triblock|-var L 80|5000|5|5"
+  "lj-32k|in.lj|-var x 1 -var y 1 -var z 1|5000|3000|2000"
+  "lj-2048k|in.lj|-var x 4 -var y 4 -var z 4|500|300|50"
+  "kg-1024k|in.chain|-var x 4 -var y 4 -var z 2 -var datafile $DATA_CHAIN|500|100|50"
+  "dpd-1000k|in.dpd|-var n 1000000|500|200|30"
+  "pe-19k|in.pe|-var datafile $PE_DATA/pe-I.data|5000|2000|2000"
+  "pe-675k|in.pe|-var datafile $PE_DATA/pe-VII.data|500|100|100"
+  # triblock Janus (soft/aniso aba + leapfrog/aniso): no GPU-package or OPENMP variant;
+  # the CPU peer runs mesogpu's CPU styles on 16 ranks (short warm-up for the peers)
+  "triblock-24k|in.triblock|-var L 20|20000|-|1000||-var warmup 20"
+  "triblock-1536k|in.triblock|-var L 80|2000|-|20||-var warmup 5"
   # DPPC/water MD-SCF (bonds, angles, LJ within each lipid, field every 300 steps): the
-  # LAMMPS GPU and OpenMP packages have no variant of fix mdscf, so those two engines run
-  # the CPU fix on one rank (300 steps: one field update in the loop; LW2 fewer, without
-  # one: the GPU package ran it at 1 step/s on 2026-11-23); the GPU package
-  # builds its lists on the host here ('neigh no'): it refuses neigh_modify exclude
-  # with its own builds
+  # GPU package runs pair lj/cut on the GPU (its lists built on the host, 'neigh no': it
+  # refuses neigh_modify exclude with its own builds) and the CPU fix mdscf on every rank
   "lw1-307k|in.dppc|-var datafile $DPPC_DATA/lw1.data|3000|300|300|neigh no"
-  "lw2-1049k|in.dppc|-var datafile $DPPC_DATA/lw2.data|3000|30|100|neigh no"
-  # MD-SCF melt, three models on one data file: the field (fix mdscf every 10 steps, pair
-  # zero), DPD pair forces instead of the field, and bonds only (no field, no pair: the
-  # reference for the field's share of a step, printed at the end). The LAMMPS GPU and
-  # OpenMP packages have no variant of fix mdscf (nor of fix langevin): those two engines
-  # run the CPU fixes on one thread, only the bonds (omp) and pair dpd (gpu, omp) go
-  # parallel. Steps are multiples of 10, so every timed run has whole field periods.
-  "mdscf-melt-65k|in.mdscf_melt|-var model field -var datafile $MELT_DATA/melt-65k.data|20000|200|200"
-  "dpd-melt-65k|in.mdscf_melt|-var model dpd -var datafile $MELT_DATA/melt-65k.data|5000|200|200"
-  "melt-bonds-65k|in.mdscf_melt|-var model bonds -var datafile $MELT_DATA/melt-65k.data|20000|200|200"
-  "mdscf-melt-1049k|in.mdscf_melt|-var model field -var datafile $MELT_DATA/melt-1049k.data|5000|20|20"
-  "dpd-melt-1049k|in.mdscf_melt|-var model dpd -var datafile $MELT_DATA/melt-1049k.data|1000|50|20"
-  "melt-bonds-1049k|in.mdscf_melt|-var model bonds -var datafile $MELT_DATA/melt-1049k.data|5000|20|20"
+  "lw2-1049k|in.dppc|-var datafile $DPPC_DATA/lw2.data|3000|300|300|neigh no"
+  # MD-SCF melt on one data file, three models: the field (fix mdscf every 10 steps, pair
+  # zero: nothing for the GPU package), DPD pair forces instead of the field, and bonds
+  # only (no field, no pair: the reference for the field's share of a step). Steps are
+  # multiples of 10, so every timed run has whole field periods.
+  "mdscf-melt-1049k|in.mdscf_melt|-var model field -var datafile $MELT_DATA/melt-1049k.data|5000|-|200"
+  "dpd-melt-1049k|in.mdscf_melt|-var model dpd -var datafile $MELT_DATA/melt-1049k.data|1000|100|50"
+  "melt-bonds-1049k|in.mdscf_melt|-var model bonds -var datafile $MELT_DATA/melt-1049k.data|5000|-|200"
+  # smaller sizes, run on request (BENCH_ONLY)
+  "lj-256k|in.lj|-var x 2 -var y 2 -var z 2|2000|1000|300"
+  "triblock-192k|in.triblock|-var L 40|10000|-|100||-var warmup 10"
+  "triblock-648k|in.triblock|-var L 60|5000|-|40||-var warmup 5"
+  "mdscf-melt-65k|in.mdscf_melt|-var model field -var datafile $MELT_DATA/melt-65k.data|20000|-|2000"
+  "dpd-melt-65k|in.mdscf_melt|-var model dpd -var datafile $MELT_DATA/melt-65k.data|5000|1000|500"
+  "melt-bonds-65k|in.mdscf_melt|-var model bonds -var datafile $MELT_DATA/melt-65k.data|20000|-|2000"
 )
-[ -n "$QUICK" ] && SYSTEMS=("lj-32k|in.lj|-var x 1 -var y 1 -var z 1|1000|500|100")
+# default selection: the systems above the "smaller sizes" line
+DEFAULT_ONLY='^(lj-32k|lj-2048k|kg-1024k|dpd-1000k|pe-19k|pe-675k|triblock-24k|triblock-1536k|lw1-307k|lw2-1049k|mdscf-melt-1049k|dpd-melt-1049k|melt-bonds-1049k)$'
+BENCH_ONLY="${BENCH_ONLY:-$DEFAULT_ONLY}"
+[ -n "$QUICK" ] && SYSTEMS=("lj-32k|in.lj|-var x 1 -var y 1 -var z 1|1000|500|200") && BENCH_ONLY=.
+GPU_RANKS="${BENCH_GPU_RANKS:-1 4 8 16}"
+CPU_RANKS="${BENCH_CPU_RANKS:-$NT}"
+MPIRUN="${MPIRUN:-mpirun}"
 
-run_one() {    # log input engine-args... ; prints "steps atoms seconds" of the last run
-  local log="$1" input="$2"; shift 2
-  OMP_NUM_THREADS="$NT" "$LMP" -in "$HERE/$input" -log "$log" -screen none "$@" >/dev/null 2>&1
+run_one() {    # log ranks threads input engine-args... ; prints "steps atoms seconds" of the last run
+  local log="$1" np="$2" nt="$3" input="$4"; shift 4
+  # one core for each thread of each rank
+  local launch=("$MPIRUN" --allow-run-as-root -np "$np" --map-by "slot:PE=$nt" --bind-to core
+    -x OMP_NUM_THREADS="$nt" -x LD_LIBRARY_PATH -x LAMMPS_PLUGIN_PATH -x LAMMPS_POTENTIALS)
+  OMP_NUM_THREADS="$nt" timeout "${BENCH_RUN_LIMIT:-300}" "${launch[@]}" "$LMP" -in "$HERE/$input" \
+    -log "$log" -screen none "$@" >"$log.out" 2>&1
   local rc=$?
   local line
   line=$(grep "^Loop time of" "$log" 2>/dev/null | tail -1)
@@ -110,40 +125,73 @@ gen_data() {
   done
 }
 for s in "${SYSTEMS[@]}"; do
-  if [ -n "${BENCH_ONLY:-}" ] && ! [[ ${s%%|*} =~ $BENCH_ONLY ]]; then continue; fi
+  [[ ${s%%|*} =~ $BENCH_ONLY ]] || continue
   gen_data "$HERE/make_pe.py" "$PE_DATA" PE_GEN "$s"
   gen_data "$DPPC_GEN_PY" "$DPPC_DATA" DPPC_GEN "$s"
   gen_data "$HERE/make_melt.py" "$MELT_DATA" MELT_GEN "$s"
 done
 
-printf "%-10s %10s %-16s %8s %10s %14s %9s\n" system atoms engine steps steps/s atom-steps/s vs-mesogpu
+# one configuration: run it, print its line, remember the best rate of its peer
+declare -A best_rate=() best_conf=()
+measure() {    # name peer conf np nt steps input args...
+  local name="$1" peer="$2" conf="$3" np="$4" nt="$5" steps="$6" input="$7"; shift 7
+  local res
+  res=$(run_one "log.$name.$conf" "$np" "$nt" "$input" "$@" -var steps "$steps")
+  if [ "$res" = FAILED ]; then
+    printf "  %-16s %-22s FAILED (log.%s.%s: %s)\n" "$name" "$conf" "$name" "$conf" \
+      "$(grep -h -m1 -E "ERROR|Error|error" "log.$name.$conf" "log.$name.$conf.out" 2>/dev/null | cut -c1-120)"
+    return
+  fi
+  read -r nsteps atoms secs <<<"$res"
+  local sps
+  sps=$(awk -v n="$nsteps" -v t="$secs" 'BEGIN{printf "%.1f", n/t}')
+  printf "  %-16s %-22s %8s steps %10s steps/s\n" "$name" "$conf" "$nsteps" "$sps"
+  natoms[$name]=$atoms
+  if [ -z "${best_rate[$name.$peer]:-}" ] || awk -v a="$sps" -v b="${best_rate[$name.$peer]}" 'BEGIN{exit !(a > b)}'; then
+    best_rate[$name.$peer]=$sps best_conf[$name.$peer]=$conf
+  fi
+}
+
+declare -A natoms=()
+echo "every configuration (steps/s from LAMMPS's Loop time):"
 for s in "${SYSTEMS[@]}"; do
-  IFS='|' read -r name input vars sm sg so gpu_extra <<<"$s"
-  # BENCH_ONLY: a regular expression on the system names (default: all)
-  if [ -n "${BENCH_ONLY:-}" ] && ! [[ $name =~ $BENCH_ONLY ]]; then continue; fi
+  IFS='|' read -r name input vars sm sg sc gpu_extra peer_vars <<<"$s"
+  [[ $name =~ $BENCH_ONLY ]] || continue
   read -r -a vararr <<<"$vars"
-  declare -A rate=()
-  for engine in mesogpu gpu omp; do
-    case $engine in
-      mesogpu) args=(-sf cuda -var steps "$sm") ;;
-      gpu)
-        read -r -a gpu_opts <<<"${gpu_extra:-}"
-        args=(-sf gpu -pk gpu 1 "${gpu_opts[@]}" -var steps "$sg")
-        ;;
-      omp) args=(-sf omp -pk omp "$NT" -var steps "$so") ;;
-    esac
-    res=$(run_one "log.$name.$engine" "$input" "${vararr[@]}" "${args[@]}")
-    if [ "$res" = FAILED ]; then
-      printf "%-10s %10s %-16s %s (see log.%s.%s)\n" "$name" - "$engine" FAILED "$name" "$engine"
+  read -r -a peerarr <<<"${peer_vars:-}"
+  read -r -a gpu_opts <<<"${gpu_extra:-}"
+  measure "$name" mesogpu "mesogpu" 1 1 "$sm" "$input" "${vararr[@]}" -sf cuda
+  if [ "$sg" != - ]; then
+    for np in $GPU_RANKS; do
+      nt=$((NT / np))
+      measure "$name" gpu "gpu-${np}x${nt}" "$np" "$nt" "$sg" "$input" "${vararr[@]}" "${peerarr[@]}" \
+        -sf hybrid gpu omp -pk gpu 1 "${gpu_opts[@]}" -pk omp "$nt"
+    done
+  fi
+  for np in $CPU_RANKS; do
+    measure "$name" cpu "cpu-${np}" "$np" 1 "$sc" "$input" "${vararr[@]}" "${peerarr[@]}"
+    measure "$name" cpu "cpu-omp-${np}" "$np" 1 "$sc" "$input" "${vararr[@]}" "${peerarr[@]}" -sf omp -pk omp 1
+  done
+done
+
+echo
+echo "best of each engine (ratio: mesogpu steps/s over the engine's):"
+printf "%-18s %10s %-8s %-14s %10s %14s %9s\n" system atoms engine best-config steps/s atom-steps/s vs-mesogpu
+for s in "${SYSTEMS[@]}"; do
+  IFS='|' read -r name _ _ _ sg _ _ _ <<<"$s"
+  [[ $name =~ $BENCH_ONLY ]] || continue
+  for peer in mesogpu gpu cpu; do
+    r="${best_rate[$name.$peer]:-}"
+    if [ -z "$r" ]; then
+      why="FAILED in every configuration"
+      [ "$peer" = gpu ] && [ "$sg" = - ] && why="no GPU-package variant of this input's styles"
+      printf "%-18s %10s %-8s %s\n" "$name" "${natoms[$name]:--}" "$peer" "$why"
       continue
     fi
-    read -r steps atoms secs <<<"$res"
-    sps=$(awk -v n="$steps" -v t="$secs" 'BEGIN{printf "%.1f", n/t}')
-    rate[$engine]=$sps
-    aps=$(awk -v n="$steps" -v a="$atoms" -v t="$secs" 'BEGIN{printf "%.3e", n*a/t}')
-    ratio="-"
-    [ -n "${rate[mesogpu]:-}" ] && ratio=$(awk -v m="${rate[mesogpu]}" -v r="$sps" 'BEGIN{printf "%.2fx", m/r}')
-    printf "%-10s %10s %-16s %8s %10s %14s %9s\n" "$name" "$atoms" "$engine" "$steps" "$sps" "$aps" "$ratio"
+    aps=$(awk -v r="$r" -v a="${natoms[$name]}" 'BEGIN{printf "%.3e", r*a}')
+    ratio=-
+    [ -n "${best_rate[$name.mesogpu]:-}" ] && ratio=$(awk -v m="${best_rate[$name.mesogpu]}" -v r="$r" 'BEGIN{printf "%.1fx", m/r}')
+    printf "%-18s %10s %-8s %-14s %10s %14s %9s\n" "$name" "${natoms[$name]}" "$peer" "${best_conf[$name.$peer]}" "$r" "$aps" "$ratio"
   done
 done
 
@@ -153,10 +201,8 @@ done
 for size in 65k 1049k; do
   [ -n "$QUICK" ] && break
   sf="mdscf-melt-$size" sb="melt-bonds-$size"
-  if [ -n "${BENCH_ONLY:-}" ] && ! { [[ $sf =~ $BENCH_ONLY ]] && [[ $sb =~ $BENCH_ONLY ]]; }; then
-    continue
-  fi
-  for engine in mesogpu gpu omp; do
+  { [[ $sf =~ $BENCH_ONLY ]] && [[ $sb =~ $BENCH_ONLY ]]; } || continue
+  for engine in mesogpu cpu-$NT cpu-omp-$NT; do
     lf="log.$sf.$engine" lb="log.$sb.$engine"
     # both runs complete: the warm-up's and the timed run's Loop lines, no error
     [ "$(grep -c "^Loop time of" "$lf" 2>/dev/null)" = 2 ] && ! grep -q ERROR "$lf" || continue

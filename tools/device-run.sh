@@ -1,44 +1,49 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine from the repository root, with .device/ carried
-# (tools/device-pack.sh). Writes logs to $OUT (the device tool's output folder).
+# Runs on the GPU machine from the repository root after tools/device-build.sh. Writes
+# logs to $OUT (the device tool's output folder).
 # Usage: tools/device-run.sh [tests|bench|all] [quick]
+#   tests: the GPU tests in the three precisions, compute-sanitizer memcheck/racecheck
+#   bench: bench/run_bench.sh (mesogpu, the LAMMPS GPU package scanned over 1/4/8/16
+#          MPI ranks, the CPU on 16 MPI ranks); BENCH_ONLY picks systems by name
 set -uo pipefail
 ROOT="$(pwd)"
-D="$ROOT/.device"
+B="$ROOT/.device-build"
 OUT="${OUT:-$ROOT/device-out}"
 WHAT="${1:-all}"
 QUICK="${2:-}"
 mkdir -p "$OUT"
-chmod +x "$D"/bin/* "$D"/lammps/lmp
-export LD_LIBRARY_PATH="$D/lammps:${LD_LIBRARY_PATH:-}"
-export LAMMPS_PLUGIN_PATH="$D/plugin"
-export MESOGPU_SOURCE_DIR="$ROOT" MESOGPU_POTENTIALS="$ROOT/potentials"
+export LD_LIBRARY_PATH="$B/lammps:${LD_LIBRARY_PATH:-}"
+export LAMMPS_PLUGIN_PATH="$B/mixed/plugin"
+export MESOGPU_SOURCE_DIR="$ROOT" MESOGPU_POTENTIALS="$ROOT/potentials" LAMMPS_POTENTIALS="$ROOT/potentials"
 export MESOGPU_TEST_INPUTS="$ROOT/unittest/force-styles/inputs"
 export OMP_NUM_THREADS=1
-export BENCH_DATA_CHAIN="$D/bench/data.chain"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export BENCH_DATA_CHAIN="$B/cache/lammps-20260704/bench/data.chain"
 # at most 8 files come back: a summary, the test logs, and the bench logs as one tarball
-exec > >(tee "$OUT/summary.txt") 2>&1
+exec > >(tee -a "$OUT/summary.txt") 2>&1
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv
 rc=0
 if [ "$WHAT" = tests ] || [ "$WHAT" = all ]; then
-  "$D/bin/test_gpu_table_r2" 2>&1 | tee "$OUT/test_gpu_table_r2.log" | grep -E "^\[gpu\]|PASSED|FAILED|Failure" ; rc=$((rc | PIPESTATUS[0]))
-  "$D/bin/test_gpu_resident" 2>&1 | tee "$OUT/test_gpu_resident.log" | grep -E "^\[gpu\]|PASSED|FAILED|Failure|Expected|Which|actual" ; rc=$((rc | PIPESTATUS[0]))
-  for prec in double single; do
-    LAMMPS_PLUGIN_PATH="$D/plugin-$prec" "$D/bin/test_gpu_resident_$prec" 2>&1 | tee "/tmp/test_gpu_resident_$prec.log" |
-      grep -E "^\[gpu\]|PASSED|FAILED|Failure|Expected|Which|actual"
+  "$B/mixed/unittest/test_gpu_table_r2" 2>&1 | tee "$OUT/test_gpu_table_r2.log" | grep -E "^\[gpu\]|PASSED|FAILED|Failure"
+  rc=$((rc | PIPESTATUS[0]))
+  for prec in mixed double single; do
+    [ -x "$B/$prec/unittest/test_gpu_resident" ] || continue
+    LAMMPS_PLUGIN_PATH="$B/$prec/plugin" "$B/$prec/unittest/test_gpu_resident" ${GTEST_FILTER:+--gtest_filter=$GTEST_FILTER} 2>&1 |
+      tee "$OUT/test_gpu_resident_$prec.log" | grep -E "^\[gpu\]|PASSED|FAILED|Failure|Expected|Which|actual"
     rc=$((rc | PIPESTATUS[0]))
   done
-  cat /tmp/test_gpu_resident_double.log /tmp/test_gpu_resident_single.log >"$OUT/test_gpu_resident_other_precisions.log"
-  compute-sanitizer --tool memcheck --error-exitcode 9 "$D/bin/test_gpu_resident" \
-    --gtest_filter='GpuResident.Forces*:GpuResident.OutputEvery*' >"$OUT/memcheck.log" 2>&1
-  echo "memcheck exit $? : $(grep -m1 'ERROR SUMMARY' "$OUT/memcheck.log")"
-  compute-sanitizer --tool racecheck --error-exitcode 9 "$D/bin/test_gpu_resident" \
-    --gtest_filter='GpuResident.ForcesTableR2*:GpuResident.ForcesMDSCF*' >"$OUT/racecheck.log" 2>&1
-  echo "racecheck exit $? : $(grep -m1 'RACECHECK SUMMARY\|ERROR SUMMARY' "$OUT/racecheck.log")"
+  if [ -z "${SKIP_SANITIZER:-}" ]; then
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_resident" \
+      --gtest_filter='GpuResident.Forces*:GpuResident.OutputEvery*' >/tmp/memcheck.log 2>&1
+    echo "memcheck exit $? : $(grep -m1 'ERROR SUMMARY' /tmp/memcheck.log)"
+    compute-sanitizer --tool racecheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_resident" \
+      --gtest_filter='GpuResident.ForcesTableR2*:GpuResident.ForcesMDSCF*' >/tmp/racecheck.log 2>&1
+    echo "racecheck exit $? : $(grep -m1 'RACECHECK SUMMARY\|ERROR SUMMARY' /tmp/racecheck.log)"
+  fi
 fi
 if [ "$WHAT" = bench ] || [ "$WHAT" = all ]; then
-  "$D/bin/bandwidth"
-  bench/run_bench.sh "$D/lammps/lmp" /tmp/mesogpu-bench $QUICK
+  "$B/bandwidth"
+  bench/run_bench.sh "$B/lammps/lmp" /tmp/mesogpu-bench $QUICK
   tar -czf "$OUT/bench-logs.tgz" -C /tmp mesogpu-bench
 fi
 echo "device-run: tests rc=$rc"

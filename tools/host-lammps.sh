@@ -6,12 +6,13 @@
 # mesogpu uses, MPI (Debian OpenMPI) and OpenMP. The build folder is keyed by a hash
 # of its configuration, so a changed configuration never reuses a stale build.
 #
-# Usage: host-lammps.sh [--profile default|device]
+# Usage: host-lammps.sh [--profile default|device] | --source-only
 #   default: the host every build and CI uses (MPI, the packages above).
-#   device:  the host for the GPU machine: no MPI (that machine has none), the LAMMPS
-#            GPU package (CUDA, mixed precision, sm_90) as the benchmark peer, OpenMP,
-#            fewer packages so liblammps.so is small enough to carry there. It links
-#            against CUDA's stub libcuda.so: lmp needs the real driver (GPU machine).
+#   device:  the host of the GPU machine, built there (tools/device-build.sh): MPI (its
+#            OpenMPI), the LAMMPS GPU package (CUDA, mixed precision, sm_90) as the
+#            benchmark peer, OpenMP. It links against CUDA's stub libcuda.so, so it also
+#            builds where no driver is installed; lmp needs the real driver to run.
+#   --source-only: only fetch and unpack the source (tools/device-pack.sh).
 #   Prints "LAMMPS_SOURCE_DIR=..." and "LAMMPS_BINARY_DIR=..." as its last two lines.
 # Environment: MESOGPU_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/mesogpu),
 #              MESOGPU_JOBS (default: number of cores).
@@ -26,7 +27,9 @@ CACHE="${MESOGPU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mesogpu}"
 JOBS="${MESOGPU_JOBS:-$(nproc)}"
 
 PROFILE=default
+SOURCE_ONLY=0
 if [ "${1:-}" = "--profile" ]; then PROFILE="${2:?--profile needs default or device}"; fi
+if [ "${1:-}" = "--source-only" ]; then SOURCE_ONLY=1; fi
 
 # The host configuration. Changing any line changes the cache key.
 DEFAULT_ARGS=(
@@ -58,7 +61,7 @@ DEFAULT_ARGS=(
 DEVICE_ARGS=(
   -D CMAKE_BUILD_TYPE=Release
   -D BUILD_SHARED_LIBS=ON
-  -D BUILD_MPI=OFF
+  -D BUILD_MPI=ON
   -D BUILD_OMP=ON
   -D LAMMPS_SIZES=smallbig
   -D PKG_PLUGIN=ON
@@ -117,6 +120,10 @@ if [ ! -f "$SRC/.complete" ]; then
   touch "$SRC/.complete"
 fi
 exec 8>&-
+if [ "$SOURCE_ONLY" = 1 ]; then
+  echo "LAMMPS_SOURCE_DIR=$SRC"
+  exit 0
+fi
 exec 9>"$BUILD.lock"
 flock 9
 
