@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark driver (runs on the GPU machine; asserts nothing). Runs each input through
 #   mesogpu resident    one rank, -sf cuda (run_style verlet/cuda and the /cuda styles)
-#   LAMMPS GPU package  -sf hybrid gpu omp -pk gpu 1 -pk omp T on N MPI ranks sharing the
-#                       GPU, N = 1, 4, 8, 16 and T = cores/N OpenMP threads for the styles
-#                       that stay on the CPU; the fastest N is kept
+#   LAMMPS GPU package  -sf gpu -pk gpu 1 on N MPI ranks sharing the GPU, N = 1, 4, 8, 16,
+#                       and for N <= 4 also -sf hybrid gpu omp -pk omp T with T = cores/N
+#                       OpenMP threads for the styles that stay on the CPU; the fastest
+#                       configuration is kept
 #   LAMMPS CPU          16 MPI ranks (all cores), plain styles and -sf omp -pk omp 1;
 #                       the faster is kept
 # (LAMMPS's own advice for both packages: several MPI ranks per GPU, MPI before threads)
@@ -164,8 +165,11 @@ for s in "${SYSTEMS[@]}"; do
   if [ "$sg" != - ]; then
     for np in $GPU_RANKS; do
       nt=$((NT / np))
-      measure "$name" gpu "gpu-${np}x${nt}" "$np" "$nt" "$sg" "$input" "${vararr[@]}" "${peerarr[@]}" \
-        -sf hybrid gpu omp -pk gpu 1 "${gpu_opts[@]}" -pk omp "$nt"
+      measure "$name" gpu "gpu-${np}" "$np" 1 "$sg" "$input" "${vararr[@]}" "${peerarr[@]}" \
+        -sf gpu -pk gpu 1 "${gpu_opts[@]}"
+      # with few ranks, the styles that stay on the CPU may gain from OpenMP threads
+      [ "$nt" -gt 2 ] && measure "$name" gpu "gpu+omp-${np}x${nt}" "$np" "$nt" "$sg" "$input" "${vararr[@]}" \
+        "${peerarr[@]}" -sf hybrid gpu omp -pk gpu 1 "${gpu_opts[@]}" -pk omp "$nt"
     done
   fi
   for np in $CPU_RANKS; do
