@@ -13,13 +13,13 @@ host=$("$ROOT/tools/host-lammps.sh" --profile device)
 SRC=$(echo "$host" | sed -n 's/^LAMMPS_SOURCE_DIR=//p')
 BIN=$(echo "$host" | sed -n 's/^LAMMPS_BINARY_DIR=//p')
 cmake -S "$ROOT" -B "$BUILD" -DLAMMPS_SOURCE_DIR="$SRC" -DLAMMPS_BINARY_DIR="$BIN" -DMESOGPU_CUDA=ON \
-  ${MESOGPU_DEVICE_CMAKE_ARGS:-} >/dev/null
+  -DMESOGPU_TESTS=ON ${MESOGPU_DEVICE_CMAKE_ARGS:-} >/dev/null
 cmake --build "$BUILD" -j "$(nproc)" --target mesogpuplugin test_gpu_table_r2 test_gpu_resident
 
 # the other two precisions, for the GPU tests (plugin and test program must match)
 for prec in double single; do
   cmake -S "$ROOT" -B "$BUILD-$prec" -DLAMMPS_SOURCE_DIR="$SRC" -DLAMMPS_BINARY_DIR="$BIN" -DMESOGPU_CUDA=ON \
-    -DMESOGPU_PRECISION=$prec >/dev/null
+    -DMESOGPU_TESTS=ON -DMESOGPU_PRECISION=$prec >/dev/null
   cmake --build "$BUILD-$prec" -j "$(nproc)" --target mesogpuplugin test_gpu_resident
 done
 
