@@ -21,10 +21,11 @@
 # overloads, which format their message with utils::point_to_error(), and write restart
 # coefficients with utils::print(); LAMMPS documents both functions as
 # "versionadded:: 4Feb2025" (src/utils.h). Everything else they use is older: Grid3d and
-# Memory::create4d_offset_last (22 Dec 2022), Neighbor::add_request (2022),
-# utils::missing_cmd_args, utils::bounds, the plugin interface (2021). The API changes
-# LAMMPS lists after 4 Feb 2025 in doc/src/Developer_updating.rst (Domain::minimum_image
-# taking FLERR, 12 Jun 2025; Error::message removed, 22 Jul 2025) touch nothing used here.
+# Memory::create4d_offset_last (22 Dec 2022), Neighbor::add_request (24 Mar 2022),
+# LAMMPS_PLUGIN_PATH auto-loading (4 May 2022), utils::missing_cmd_args, utils::bounds.
+# The API changes LAMMPS lists after 4 Feb 2025 in doc/src/Developer_updating.rst
+# (Domain::minimum_image taking FLERR, 12 Jun 2025; Error::message removed, 22 Jul 2025)
+# touch nothing used here; 'plugin restore' (12 Jun 2025) is not needed.
 set(MESOGPU_LAMMPS_OLDEST 20250204)
 set(MESOGPU_LAMMPS_OLDEST_NAME "4 Feb 2025")
 
