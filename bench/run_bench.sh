@@ -71,7 +71,7 @@ SYSTEMS=(
   # GPU package runs pair lj/cut on the GPU (its lists built on the host, 'neigh no': it
   # refuses neigh_modify exclude with its own builds) and the CPU fix mdscf on every rank
   "lw1-307k|in.dppc|-var datafile $DPPC_DATA/lw1.data|3000|300|300|neigh no"
-  "lw2-1049k|in.dppc|-var datafile $DPPC_DATA/lw2.data|3000|300|300|neigh no"
+  "lw2-1049k|in.dppc|-var datafile $DPPC_DATA/lw2.data|3000|60|60|neigh no"
   # MD-SCF melt on one data file, three models: the field (fix mdscf every 10 steps, pair
   # zero: nothing for the GPU package), DPD pair forces instead of the field, and bonds
   # only (no field, no pair: the reference for the field's share of a step). Steps are
