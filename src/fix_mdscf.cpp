@@ -580,12 +580,19 @@ void FixMDSCF::deallocate_grid()
 void FixMDSCF::check_range(int i, int ix, int iy, int iz)
 {
   if (ix < nxlo_out + 1 || ix + 1 > nxhi_out - 1 || iy < nylo_out + 1 || iy + 1 > nyhi_out - 1 ||
-      iz < nzlo_out + 1 || iz + 1 > nzhi_out - 1)
+      iz < nzlo_out + 1 || iz + 1 > nzhi_out - 1) {
+    const double *xi = atom->x[i];
+    if (!std::isfinite(xi[0]) || !std::isfinite(xi[1]) || !std::isfinite(xi[2]))
+      error->one(FLERR,
+                 "Fix mdscf: atom {} has a non-finite position ({} {} {}); the run has "
+                 "blown up",
+                 atom->tag[i], xi[0], xi[1], xi[2]);
     error->one(FLERR,
                "Fix mdscf: atom {} at ({:.8g} {:.8g} {:.8g}) is outside this rank's part of "
                "the grid (it moved more than half the neighbor skin since the last "
                "reneighboring; use 'neigh_modify every 1 delay 0 check yes' or a larger skin)",
                atom->tag[i], atom->x[i][0], atom->x[i][1], atom->x[i][2]);
+  }
 }
 
 double FixMDSCF::cell_volume() const

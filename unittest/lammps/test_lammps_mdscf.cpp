@@ -1128,6 +1128,30 @@ TEST(Mdscf, SurprisingInputWarns)
   std::remove(log.c_str());
 }
 
+// an atom the grid does not cover stops the run naming it, also when its position is not
+// a number (no cast of NaN to a node index goes on)
+TEST(Mdscf, AtomOutsideTheGridStopsTheRun)
+{
+  for (const double shift : {8.0, (double) NAN}) {
+    LmpSession s;
+    blend(s);
+    s.cmds({"neigh_modify every 100 delay 100 check no", "thermo_modify lost ignore"});
+    s.cmd(Spec().command());
+    s.cmd("run 0");
+    // moved out of the box between reneighborings (run ... pre no), beyond the ghost nodes;
+    // the fix meets it at step 1
+    s.lmp->atom->x[0][0] = std::isnan(shift) ? shift : s.lmp->atom->x[0][0] + shift;
+    const long tag = s.lmp->atom->tag[0];
+    const std::string msg = s.error_of("run 1 pre no");
+    const std::string want =
+        std::isnan(shift) ? fmt::format("Fix mdscf: atom {} has a non-finite position (nan", tag)
+                          : fmt::format("Fix mdscf: atom {} at (", tag);
+    EXPECT_NE(msg.find(want), std::string::npos) << msg;
+    if (!std::isnan(shift))
+      EXPECT_NE(msg.find("is outside this rank's part of the grid"), std::string::npos) << msg;
+  }
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
