@@ -21,6 +21,7 @@
 #include "physics/mdscf.h"
 
 #include "atom.h"
+#include "citeme.h"
 #include "comm.h"
 #include "domain.h"
 #include "error.h"
@@ -34,8 +35,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <new>
 
 using namespace LAMMPS_NS;
 using namespace FixConst;
@@ -47,6 +50,38 @@ const char *const kKeywords[] = {"grid",  "spacing", "temp", "kappa",   "chi",
                                  "every", "types",   "rho0", "profile", "deposit"};
 constexpr int kMinNodes = 3;
 constexpr double kRestartVersion = 1.0;
+// values per node and component: phi, V and the 3 gradient components
+constexpr int kValuesPerNode = 5;
+
+const char cite_fix_mdscf[] =
+    "fix mdscf command: doi:10.1063/1.3142103, doi:10.1002/jcc.23365\n\n"
+    "@Article{Milano2009,\n"
+    " author = {Milano, Giuseppe and Kawakatsu, Toshihiro},\n"
+    " title = {Hybrid particle-field molecular dynamics simulations for dense polymer "
+    "systems},\n"
+    " journal = {J.~Chem.\\ Phys.},\n"
+    " year = 2009,\n"
+    " volume = 130,\n"
+    " number = 21,\n"
+    " pages = 214106,\n"
+    " doi = {10.1063/1.3142103}\n"
+    "}\n\n"
+    "@Article{Zhu2013,\n"
+    " author = {Zhu, You-Liang and Liu, Hong and Li, Zhan-Wei and Qian, Hu-Jun and Milano, "
+    "Giuseppe and Lu, Zhong-Yuan},\n"
+    " title = {{GALAMOST}: {GPU}-accelerated large-scale molecular simulation toolkit},\n"
+    " journal = {J.~Comput.\\ Chem.},\n"
+    " year = 2013,\n"
+    " volume = 34,\n"
+    " number = 25,\n"
+    " pages = {2197--2211},\n"
+    " doi = {10.1002/jcc.23365}\n"
+    "}\n\n";
+
+std::string gib(double bytes)
+{
+  return fmt::format("{:.3g} GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+}
 
 bool is_keyword(const char *s)
 {
@@ -61,13 +96,12 @@ bool is_keyword(const char *s)
 
 FixMDSCF::FixMDSCF(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg)
 {
+  if (lmp->citeme) lmp->citeme->add(cite_fix_mdscf);
   if (narg < 4) utils::missing_cmd_args(FLERR, "fix mdscf", error);
   if (domain->dimension != 3) error->all(FLERR, "Fix mdscf requires a 3d system");
   if (domain->triclinic)
     error->all(FLERR, "Fix mdscf requires an orthogonal box (the grid is orthogonal)");
-  if (!domain->xperiodic || !domain->yperiodic || !domain->zperiodic)
-    error->all(FLERR, "Fix mdscf requires periodic boundaries in x, y and z (the density "
-                      "grid is periodic)");
+  check_periodic();
 
   scalar_flag = 1;
   extscalar = 1;
@@ -108,48 +142,80 @@ FixMDSCF::FixMDSCF(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg)
       error->all(FLERR, iarg, "Fix mdscf: {}: '{}' is not an integer", what, arg[iarg]);
     return utils::inumeric(FLERR, arg[iarg], false, lmp);
   };
+  // a type, a range (1*3, *) or a type label (labelmap atom ...), as pair_coeff takes them
   auto types_of = [&](int iarg, const char *what, int &lo, int &hi) {
     lo = hi = -1;
+    char *label = utils::expand_type(FLERR, arg[iarg], Atom::ATOM, lmp);
     try {
-      utils::bounds(FLERR, arg[iarg], 1, ntypes, lo, hi, nullptr);
+      utils::bounds(FLERR, label ? label : arg[iarg], 1, ntypes, lo, hi, nullptr);
     } catch (std::exception &) {
       lo = hi = -1;
     }
+    delete[] label;
     if (lo < 1 || hi > ntypes || lo > hi)
       error->all(FLERR, iarg, "Fix mdscf: {}: '{}' is not an atom type or range within 1-{}", what,
                  arg[iarg], ntypes);
   };
 
-  bool have_temp = false, have_kappa = false, types_given = false;
-  double spacing = 0.0;
+  bool have_temp = false, have_kappa = false, types_given = false, have_deposit = false;
+  int grid_arg = -1;    // argument index of the grid or spacing keyword
   int iarg = 3;
   while (iarg < narg) {
     const char *kw = arg[iarg];
+    if (strcmp(kw, "grid") == 0 || strcmp(kw, "spacing") == 0) {
+      if (grid_arg >= 0)
+        error->all(FLERR, iarg,
+                   "Fix mdscf: '{}' after '{}': give the grid once, either 'grid Nx Ny Nz' or "
+                   "'spacing h'",
+                   kw, arg[grid_arg]);
+      grid_arg = iarg;
+    }
     if (strcmp(kw, "grid") == 0) {
       if (iarg + 4 > narg)
         error->all(FLERR, iarg, "Fix mdscf: grid expects 3 node counts Nx Ny Nz");
       int n[3];
       for (int d = 0; d < 3; ++d) {
-        n[d] = integer(iarg + 1 + d, "grid");
-        if (n[d] < kMinNodes)
-          error->all(FLERR, iarg + 1 + d,
+        const int ia = iarg + 1 + d;
+        if (!utils::is_integer(arg[ia]))
+          error->all(FLERR, ia, "Fix mdscf: grid: '{}' is not an integer", arg[ia]);
+        const bigint v = utils::bnumeric(FLERR, arg[ia], false, lmp);
+        if (v < kMinNodes)
+          error->all(FLERR, ia,
                      "Fix mdscf: grid needs at least {} nodes per direction for central "
                      "differences (got {})",
-                     kMinNodes, n[d]);
+                     kMinNodes, v);
+        if (v > MAXSMALLINT)
+          error->all(FLERR, ia, "Fix mdscf: grid: {} nodes along {} exceed the limit {}", v,
+                     "xyz"[d], MAXSMALLINT);
+        n[d] = (int) v;
       }
       nxgrid = n[0];
       nygrid = n[1];
       nzgrid = n[2];
-      spacing = 0.0;
       iarg += 4;
     } else if (strcmp(kw, "spacing") == 0) {
-      spacing = number(iarg + 1, "spacing");
+      const double spacing = number(iarg + 1, "spacing");
       if (spacing <= 0.0)
         error->all(FLERR, iarg + 1, "Fix mdscf: spacing must be > 0 (got {})", arg[iarg + 1]);
       const double *prd = domain->prd;
       int n[3];
-      for (int d = 0; d < 3; ++d)
-        n[d] = std::max(kMinNodes, static_cast<int>(std::lround(prd[d] / spacing)));
+      for (int d = 0; d < 3; ++d) {
+        const double nd = std::round(prd[d] / spacing);
+        if (!(nd <= MAXSMALLINT))
+          error->all(FLERR, iarg + 1,
+                     "Fix mdscf: spacing {} gives {:.4g} nodes along {} (box length {}), more "
+                     "than the limit {}",
+                     arg[iarg + 1], nd, "xyz"[d], prd[d], MAXSMALLINT);
+        n[d] = static_cast<int>(nd);
+        if (n[d] < kMinNodes) {
+          if (comm->me == 0)
+            error->warning(FLERR,
+                           "Fix mdscf: spacing {} gives {} node(s) along {} (box length {}); "
+                           "using the minimum of {} for central differences",
+                           arg[iarg + 1], n[d], "xyz"[d], prd[d], kMinNodes);
+          n[d] = kMinNodes;
+        }
+      }
       nxgrid = n[0];
       nygrid = n[1];
       nzgrid = n[2];
@@ -164,6 +230,9 @@ FixMDSCF::FixMDSCF(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg)
       kappa = number(iarg + 1, "kappa");
       if (kappa <= 0.0)
         error->all(FLERR, iarg + 1, "Fix mdscf: kappa must be > 0 (got {})", arg[iarg + 1]);
+      if (!std::isfinite(1.0 / kappa))
+        error->all(FLERR, iarg + 1, "Fix mdscf: kappa {} is too small: 1/kappa overflows",
+                   arg[iarg + 1]);
       have_kappa = true;
       iarg += 2;
     } else if (strcmp(kw, "chi") == 0) {
@@ -221,6 +290,7 @@ FixMDSCF::FixMDSCF(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg)
         deposit_gather = true;
       else
         error->all(FLERR, iarg + 1, "Fix mdscf: deposit expects atomic or gather (got '{}')", a);
+      have_deposit = true;
       iarg += 2;
     } else {
       error->all(FLERR, iarg,
@@ -255,10 +325,58 @@ FixMDSCF::FixMDSCF(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg)
   for (int k = 0; k < ncomp; ++k)
     for (int l = 0; l < ncomp; ++l) chi_comp[k * ncomp + l] = chi_type[comp2type[k]][comp2type[l]];
 
+  // node and value indices are int here, in Grid3d and on the device: the whole grid times
+  // the components must fit (computed in double: nx ny nz may overflow even 64 bits)
+  const double nodes = (double) nxgrid * nygrid * nzgrid;
+  if (nodes * ncomp > MAXSMALLINT)
+    error->all(FLERR, Error::NOLASTLINE,
+               "Fix mdscf: {} has {:.6g} values (nodes times field types), more than the {} this "
+               "fix can index; use a coarser grid",
+               grid_size_text(), nodes * ncomp, MAXSMALLINT);
   const int nplanes = profile_dim == 0 ? nxgrid : (profile_dim == 1 ? nygrid : nzgrid);
+  if ((double) nplanes * ntypes > MAXSMALLINT)
+    error->all(FLERR, Error::NOLASTLINE,
+               "Fix mdscf: the profile array ({} planes along {} times {} atom types) exceeds "
+               "{} values; use a coarser grid or another profile axis",
+               nplanes, "xyz"[profile_dim], ntypes, MAXSMALLINT);
   size_array_rows = nplanes;
   size_array_cols = 1 + ntypes;
   profile.assign((size_t) nplanes * ntypes, 0.0);
+
+  if (have_deposit && strcmp(style, "mdscf") == 0 && comm->me == 0)
+    error->warning(FLERR, "Fix mdscf: 'deposit' only affects fix mdscf/cuda; ignored here");
+}
+
+/* ----------------------------------------------------------------------
+   the grid, its node count and the memory its field arrays take, for error messages
+------------------------------------------------------------------------- */
+
+std::string FixMDSCF::grid_size_text() const
+{
+  const double nodes = (double) nxgrid * nygrid * nzgrid;
+  const double total = nodes * ncomp * kValuesPerNode * sizeof(double);
+  return fmt::format("the {}x{}x{} grid ({:.6g} nodes, {} field type(s); its field arrays need "
+                     "about {} in total, {} per rank on {} rank(s), plus ghost layers)",
+                     nxgrid, nygrid, nzgrid, nodes, ncomp, gib(total), gib(total / comm->nprocs),
+                     comm->nprocs);
+}
+
+/* ----------------------------------------------------------------------
+   stop unless the box is periodic in x, y and z (checked again at every init(): change_box
+   may have changed the boundaries since the fix was defined)
+------------------------------------------------------------------------- */
+
+void FixMDSCF::check_periodic()
+{
+  const int periodic[3] = {domain->xperiodic, domain->yperiodic, domain->zperiodic};
+  std::string bad;
+  for (int d = 0; d < 3; ++d)
+    if (!periodic[d]) bad += std::string(bad.empty() ? "" : ", ") + "xyz"[d];
+  if (!bad.empty())
+    error->all(FLERR, Error::NOLASTLINE,
+               "Fix mdscf requires periodic boundaries in x, y and z (the density grid is "
+               "periodic); the box is not periodic in {}",
+               bad);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -282,10 +400,19 @@ int FixMDSCF::setmask()
 
 void FixMDSCF::init()
 {
+  // the minimizer would see no field at all (no min_post_force): refuse rather than
+  // minimize another energy
+  if (update->whichflag == 2)
+    error->all(FLERR, Error::NOLASTLINE,
+               "Fix mdscf does not support energy minimization (its field is a mean field "
+               "frozen between updates, not a potential of the positions); minimize before "
+               "defining it (or unfix it), or relax with a short damped run (fix langevin or "
+               "fix viscous)");
   if (utils::strmatch(update->integrate_style, "^respa"))
     error->all(FLERR, Error::NOLASTLINE, "Fix mdscf does not support run_style respa");
   if (domain->triclinic)
     error->all(FLERR, Error::NOLASTLINE, "Fix mdscf requires an orthogonal box");
+  check_periodic();
   kT = force->boltz * temperature;
   make_grid();
   if (restart_pending) load_restart_field();
@@ -408,6 +535,18 @@ void FixMDSCF::make_grid()
 void FixMDSCF::allocate_grid()
 {
   grid->setup_comm(ngrid_buf1, ngrid_buf2);
+  // one LAMMPS error that names the grid, rather than a failure on one of the arrays
+  const double nout_d =
+      (double) (nxhi_out - nxlo_out + 1) * (nyhi_out - nylo_out + 1) * (nzhi_out - nzlo_out + 1);
+  const double need =
+      (nout_d * kValuesPerNode + (double) ngrid_buf1 + ngrid_buf2 + 2.0) * ncomp * sizeof(double);
+  void *probe = need < 9.0e18 ? malloc((size_t) need) : nullptr;
+  if (!probe)
+    error->one(FLERR,
+               "Fix mdscf: cannot allocate {}: rank {} needs {} for its {:.6g} owned and ghost "
+               "nodes; use a coarser grid or more ranks",
+               grid_size_text(), comm->me, gib(need), nout_d);
+  free(probe);
   memory->create(grid_buf1, (bigint) ngrid_buf1 * ncomp + 1, "mdscf:grid_buf1");
   memory->create(grid_buf2, (bigint) ngrid_buf2 * ncomp + 1, "mdscf:grid_buf2");
   memory->create4d_offset_last(phi, nzlo_out, nzhi_out, nylo_out, nyhi_out, nxlo_out, nxhi_out,
@@ -441,12 +580,19 @@ void FixMDSCF::deallocate_grid()
 void FixMDSCF::check_range(int i, int ix, int iy, int iz)
 {
   if (ix < nxlo_out + 1 || ix + 1 > nxhi_out - 1 || iy < nylo_out + 1 || iy + 1 > nyhi_out - 1 ||
-      iz < nzlo_out + 1 || iz + 1 > nzhi_out - 1)
+      iz < nzlo_out + 1 || iz + 1 > nzhi_out - 1) {
+    const double *xi = atom->x[i];
+    if (!std::isfinite(xi[0]) || !std::isfinite(xi[1]) || !std::isfinite(xi[2]))
+      error->one(FLERR,
+                 "Fix mdscf: atom {} has a non-finite position ({} {} {}); the run has "
+                 "blown up",
+                 atom->tag[i], xi[0], xi[1], xi[2]);
     error->one(FLERR,
                "Fix mdscf: atom {} at ({:.8g} {:.8g} {:.8g}) is outside this rank's part of "
                "the grid (it moved more than half the neighbor skin since the last "
                "reneighboring; use 'neigh_modify every 1 delay 0 check yes' or a larger skin)",
                atom->tag[i], atom->x[i][0], atom->x[i][1], atom->x[i][2]);
+  }
 }
 
 double FixMDSCF::cell_volume() const
@@ -655,8 +801,27 @@ void FixMDSCF::write_restart(FILE *fp)
   list.push_back(rho0);
   list.push_back(have_field ? 1.0 : 0.0);
   list.push_back((double) last_update);
-  if (have_field && grid) {
-    if (comm->me == 0) write_buf.assign((size_t) nxgrid * nygrid * nzgrid * ncomp, 0.0);
+  // the record's size is an int number of bytes (and so is Grid3d's gather buffer)
+  const double values = (double) nxgrid * nygrid * nzgrid * ncomp;
+  const bool fits = (values + list.size()) * sizeof(double) <= MAXSMALLINT;
+  if (have_field && grid && !fits && !warned_restart_size && comm->me == 0)
+    error->warning(FLERR,
+                   "Fix mdscf: {} is too large for a restart file ({:.6g} values); the restart "
+                   "is written without the field, which is rebuilt from the positions when the "
+                   "run continues",
+                   grid_size_text(), values);
+  if (!fits) warned_restart_size = true;
+  if (have_field && grid && fits) {
+    if (comm->me == 0) {
+      try {
+        write_buf.assign((size_t) values, 0.0);
+      } catch (std::bad_alloc &) {
+        error->one(FLERR,
+                   "Fix mdscf: cannot allocate {} on rank 0 to gather the field of {} "
+                   "for the restart file",
+                   gib(values * sizeof(double)), grid_size_text());
+      }
+    }
     grid->write_file(Grid3d::FIX, this, 0, ncomp, sizeof(double), MPI_DOUBLE);
     if (comm->me == 0) list.insert(list.end(), write_buf.begin(), write_buf.end());
     write_buf.clear();

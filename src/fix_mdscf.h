@@ -1,6 +1,7 @@
 /* -*- c++ -*- ----------------------------------------------------------
    mesogpu - GPU coarse-grained polymer methods for LAMMPS
-   fix mdscf: hybrid particle-field molecular dynamics (MD-SCF; MODELS.md section 3).
+   fix mdscf: hybrid particle-field molecular dynamics (MD-SCF; Milano and Kawakatsu,
+   J. Chem. Phys. 130, 214106 (2009); Zhu et al., J. Comput. Chem. 34, 2197 (2013)).
    Intermolecular non-bonded forces come from density fields on a periodic grid:
    cloud-in-cell densities, field potential V_K = kT sum chi_KK' phi_K' + (sum phi - 1)/kappa,
    central-difference gradients, trilinear interpolation to the particles. The field is
@@ -96,6 +97,7 @@ class FixMDSCF : public Fix {
   double restart_rho0 = 0.0;
   bigint restart_step = -1;
   bool restart_pending = false;
+  bool warned_restart_size = false;
 
   void make_grid();
   void allocate_grid();
@@ -106,6 +108,8 @@ class FixMDSCF : public Fix {
   void apply_forces(int);
   void load_restart_field();
   void check_range(int, int, int, int);
+  void check_periodic();
+  std::string grid_size_text() const;
   double *flat(double ****a) { return &a[nzlo_out][nylo_out][nxlo_out][0]; }
   // v_c: the volume of one grid cell (the box over the node count)
   double cell_volume() const;

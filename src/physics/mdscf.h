@@ -1,8 +1,9 @@
-/* mesogpu: MD-SCF hybrid particle-field model (MODELS.md section 3; Milano & Kawakatsu
- * 2009; GALAMOST, Zhu et al. 2013, "The MD-SCF treatment of interparticle forces" and
- * Algorithm 1). The per-particle and per-node arithmetic, shared by fix mdscf (CPU, MPI)
- * and a CUDA kernel; the loops over particles and nodes, the storage and the ghost
- * exchange belong to the caller.
+/* mesogpu: MD-SCF hybrid particle-field model (G. Milano and T. Kawakatsu, J. Chem. Phys.
+ * 130, 214106 (2009), doi:10.1063/1.3142103; as in GALAMOST, Y.-L. Zhu et al., J. Comput.
+ * Chem. 34, 2197 (2013), doi:10.1002/jcc.23365, "The MD-SCF treatment of interparticle
+ * forces" and Algorithm 1). The per-particle and per-node arithmetic, shared by fix mdscf (CPU,
+ * MPI) and a CUDA kernel; the loops over particles and nodes, the storage and the ghost exchange
+ * belong to the caller.
  *
  * Grid: orthogonal, periodic, nodes at X_g = boxlo + g h (g_d = 0 .. N_d - 1), cell
  * volume v_c = h_x h_y h_z. A particle at grid coordinate s_d = (x_d - boxlo_d)/h_d lies
@@ -25,7 +26,8 @@
  * d = x, y, z; off-diagonal components are zero.
  *
  * chi is row-major ncomp x ncomp. Everything is templated on Real; the caller decides
- * where to accumulate in double (MODELS.md: single-precision grids lose accuracy). */
+ * where to accumulate in double (sums of many small weights in single precision lose
+ * accuracy). */
 #ifndef MESOGPU_PHYSICS_MDSCF_H
 #define MESOGPU_PHYSICS_MDSCF_H
 

@@ -1,12 +1,13 @@
 /* fix mdscf inside LAMMPS (plugin from LAMMPS_PLUGIN_PATH), one rank. References are
-   written out here again from MODELS.md section 3, never numbers the fix produced: the
+   the MD-SCF equations written out here again, never numbers the fix produced: the
    cloud-in-cell deposit of the atoms (node by node), the energy W = rho0 v_c sum_g f from
    the fix's own densities, the force as the interpolated central-difference gradient of
    V, sum F = 0 at update steps, the frozen field between updates, -dW/dx by finite
    differences of the energy on a system whose field is an exact discrete sine (so the
    CIC discretisation error is known), the virial as -dW/d strain, a restart that
    continues the run, the independence from atom order, the profile array, dump grid,
-   types/group restrictions and the error messages of bad commands. */
+   types/group restrictions, type labels, the citation and the error messages of bad
+   commands. */
 
 #include "lmp_session.h"
 
@@ -26,6 +27,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
 
@@ -123,7 +125,7 @@ std::vector<double> fix_phi(LAMMPS_NS::Fix *fix, int &ncol)
   return out;
 }
 
-// MODELS.md section 3 written out again: deposit, potential, energy, force
+// the MD-SCF model written out again: deposit, potential, energy, force
 struct Reference {
   Spec spec;
   int n[3];
@@ -823,7 +825,17 @@ TEST(Mdscf, BadInputGivesClearErrors)
       {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 rho0 -2", "rho0 must be > 0 (got -2)"},
       {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 profile w",
        "profile expects x, y or z (got 'w')"},
-      {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 spacing -1", "spacing must be > 0 (got -1)"},
+      {"fix f all mdscf spacing -1 temp 1 kappa 1", "spacing must be > 0 (got -1)"},
+      {"fix f all mdscf grid 4 4 4 temp 1 kappa 1e-320",
+       "kappa 1e-320 is too small: 1/kappa overflows"},
+      {"fix f all mdscf grid 4 4 4 temp 1 kappa", "kappa expects a value, none given"},
+      {"fix f all mdscf temp 1 kappa 1 grid 4 4", "grid expects 3 node counts Nx Ny Nz"},
+      {"fix f all mdscf grid 4 4 4.5 temp 1 kappa 1", "grid: '4.5' is not an integer"},
+      {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 every 2.5", "every: '2.5' is not an integer"},
+      {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 types 0", "types: '0' is not an atom type"},
+      {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 chi 3*1 2 1.0",
+       "chi: '3*1' is not an atom type or range within 1-3"},
+      {"fix f all mdscf grid 4 4 4 temp nan kappa 1", "temp: 'nan' is not a number"},
       {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 bogus 3",
        "unknown keyword 'bogus' (allowed: grid, spacing, temp, kappa, chi, every, types, rho0, "
        "profile, deposit)"},
@@ -876,6 +888,267 @@ TEST(Mdscf, BadInputGivesClearErrors)
     EXPECT_NE(msg.find("the restart file has a 4x4x4 grid, this fix 5x4x4"), std::string::npos)
         << msg;
     std::remove(file.c_str());
+  }
+}
+
+// everything a file holds, "" if it cannot be read
+std::string file_text(const std::string &name)
+{
+  std::ifstream in(name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// a LAMMPS instance that writes its log (warnings included) to a file
+struct LoggedSession {
+  LAMMPS_NS::LAMMPS *lmp;
+  explicit LoggedSession(const std::string &log)
+  {
+    LAMMPS_NS::LAMMPS::argv args = {"test", "-log",    log.c_str(), "-echo",
+                                    "none", "-screen", "none",      "-nocite"};
+    lmp = new LAMMPS_NS::LAMMPS(args, MPI_COMM_WORLD);
+  }
+  ~LoggedSession() { delete lmp; }
+};
+
+TEST(Mdscf, MinimizeIsRefused)
+{
+  LmpSession s;
+  blend(s);
+  s.cmd(Spec().command());
+  s.cmd("fix_modify f energy yes");
+  const std::string msg = s.error_of("minimize 1.0e-6 1.0e-8 20 200");
+  EXPECT_NE(msg.find("Fix mdscf does not support energy minimization"), std::string::npos) << msg;
+  // without the fix the same minimization runs
+  LmpSession t;
+  blend(t);
+  EXPECT_EQ(t.error_of("minimize 1.0e-6 1.0e-8 20 200"), "");
+}
+
+// the node count and the values per field are checked in 64 bits before anything is
+// allocated: a grid beyond the int index range stops with a message naming it
+TEST(Mdscf, OversizedGridsGiveErrorsNotCrashes)
+{
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"fix f all mdscf grid 2000000000 4 4 temp 1 kappa 1",
+       {"the 2000000000x4x4 grid (3.2e+10 nodes, 3 field type(s)",
+        "about 3.58e+03 GiB in total, 3.58e+03 GiB per rank on 1 rank(s)",
+        "more than the 2147483647 this fix can index"}},
+      // nx ny nz overflows 64-bit integers
+      {"fix f all mdscf grid 2000000000 2000000000 2000000000 temp 1 kappa 1 types 1",
+       {"2000000000x2000000000x2000000000 grid (8e+27 nodes", "this fix can index"}},
+      // within the node limit, beyond it once multiplied by the 3 field types
+      {"fix f all mdscf grid 1000 1000 1000 temp 1 kappa 1",
+       {"the 1000x1000x1000 grid (1e+09 nodes, 3 field type(s)", "3e+09 values"}},
+      {"fix f all mdscf grid 3000000000 4 4 temp 1 kappa 1",
+       {"grid: 3000000000 nodes along x exceed the limit 2147483647"}},
+      {"fix f all mdscf spacing 1e-9 temp 1 kappa 1",
+       {"spacing 1e-9 gives 6e+09 nodes along x (box length 6), more than the limit"}},
+      {"fix f all mdscf spacing 1e-300 temp 1 kappa 1", {"spacing 1e-300 gives 6e+300 nodes"}},
+  };
+  for (const auto &c : cases) {
+    LmpSession s;
+    blend(s);
+    const std::string msg = s.error_of(c.first);
+    for (const auto &want : c.second)
+      EXPECT_NE(msg.find(want), std::string::npos)
+          << c.first << "\n  want: " << want << "\n  got: " << msg;
+  }
+}
+
+// a grid within the index range whose arrays cannot be allocated: the address space is
+// limited to what the process uses plus 3 GiB, the grid needs 18.6 GiB on this rank
+TEST(Mdscf, UnallocatableGridGivesAnError)
+{
+  LmpSession s;
+  blend(s);
+  s.cmd("fix f all mdscf grid 1000 1000 500 temp 1 kappa 1 types 1");
+  long vm_kb = 0;
+  {
+    std::ifstream st("/proc/self/status");
+    std::string line;
+    while (std::getline(st, line))
+      if (line.rfind("VmSize:", 0) == 0) vm_kb = std::stol(line.substr(7));
+  }
+  ASSERT_GT(vm_kb, 0);
+  struct rlimit old;
+  ASSERT_EQ(getrlimit(RLIMIT_AS, &old), 0);
+  struct rlimit lim = old;
+  lim.rlim_cur = (rlim_t) vm_kb * 1024 + (rlim_t) 3 * 1024 * 1024 * 1024;
+  if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < lim.rlim_cur) lim.rlim_cur = old.rlim_cur;
+  ASSERT_EQ(setrlimit(RLIMIT_AS, &lim), 0);
+  const std::string msg = s.error_of("run 0");
+  setrlimit(RLIMIT_AS, &old);
+  EXPECT_NE(msg.find("Fix mdscf: cannot allocate the 1000x1000x500 grid (5e+08 nodes, 1 field "
+                     "type(s); its field arrays need about 18.6 GiB in total"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("rank 0 needs"), std::string::npos) << msg;
+}
+
+TEST(Mdscf, GridAndSpacingTogetherAreRefused)
+{
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 spacing 1.0",
+       "'spacing' after 'grid': give the grid once, either 'grid Nx Ny Nz' or 'spacing h'"},
+      {"fix f all mdscf spacing 1.0 temp 1 kappa 1 grid 4 4 4", "'grid' after 'spacing'"},
+      {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 grid 5 5 5", "'grid' after 'grid'"},
+  };
+  for (const auto &c : cases) {
+    LmpSession s;
+    blend(s);
+    const std::string msg = s.error_of(c.first);
+    EXPECT_NE(msg.find(c.second), std::string::npos) << c.first << "\n  got: " << msg;
+  }
+}
+
+// the boundaries are checked at every run, not only when the fix is defined
+TEST(Mdscf, NonPeriodicBoxIsRefusedAtRun)
+{
+  LmpSession s;
+  blend(s);
+  s.cmd(Spec().command());
+  s.cmd("run 0");
+  s.cmd("change_box all boundary p p f");
+  std::string msg = s.error_of("run 0");
+  EXPECT_NE(msg.find("requires periodic boundaries in x, y and z (the density grid is periodic); "
+                     "the box is not periodic in z"),
+            std::string::npos)
+      << msg;
+  s.cmd("change_box all boundary f p m");
+  msg = s.error_of("run 0");
+  EXPECT_NE(msg.find("the box is not periodic in x, z"), std::string::npos) << msg;
+}
+
+// types given by label equal the same types given by number
+TEST(Mdscf, TypeLabelsAreAccepted)
+{
+  auto run = [](const std::string &fix, std::vector<std::vector<double>> &chi) {
+    LmpSession s;
+    blend(s);
+    s.cmd("labelmap atom 1 A 2 B");
+    s.cmd(fix);
+    s.cmd("run 0");
+    int dim = -1;
+    auto **c = (double **) fix_of(s)->extract("chi", dim);
+    EXPECT_EQ(dim, 2);
+    chi.assign(4, std::vector<double>(4, 0.0));
+    for (int i = 1; i <= 3; ++i)
+      for (int j = 1; j <= 3; ++j) chi[i][j] = c[i][j];
+    return atoms_of(s.lmp);
+  };
+  std::vector<std::vector<double>> chi_num, chi_lab;
+  const Atoms a = run("fix f all mdscf grid 7 6 9 temp 1.3 kappa 0.2 chi 1 2 1.5 chi 1 1 0.25 "
+                      "types 1 2",
+                      chi_num);
+  const Atoms b = run("fix f all mdscf grid 7 6 9 temp 1.3 kappa 0.2 chi A B 1.5 chi A A 0.25 "
+                      "types A B",
+                      chi_lab);
+  EXPECT_EQ(chi_lab[1][2], 1.5);
+  EXPECT_EQ(chi_lab[2][1], 1.5);
+  EXPECT_EQ(chi_lab[1][1], 0.25);
+  EXPECT_EQ(chi_lab[1][3], 0.0);
+  EXPECT_EQ(chi_lab, chi_num);
+  double fmax = 0.0, f3 = 0.0;
+  for (const auto &kv : b.f) {
+    for (int d = 0; d < 3; ++d) {
+      EXPECT_EQ(kv.second[d], a.f.at(kv.first)[d]);
+      fmax = std::max(fmax, std::fabs(kv.second[d]));
+      if (b.type.at(kv.first) == 3) f3 = std::max(f3, std::fabs(kv.second[d]));
+    }
+  }
+  EXPECT_GT(fmax, 0.1);
+  EXPECT_EQ(f3, 0.0);    // type 3 (no label, not listed) is outside the field
+
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 chi A D 1.0",
+       "Atom type string D not found in labelmap"},
+      {"fix f all mdscf grid 4 4 4 temp 1 kappa 1 types A Q", "Atom type string Q not found"},
+  };
+  for (const auto &c : cases) {
+    LmpSession s;
+    blend(s);
+    s.cmd("labelmap atom 1 A 2 B");
+    const std::string msg = s.error_of(c.first);
+    EXPECT_NE(msg.find(c.second), std::string::npos) << c.first << "\n  got: " << msg;
+  }
+  LmpSession s;    // no labelmap: a label is not a type
+  blend(s);
+  const std::string msg = s.error_of("fix f all mdscf grid 4 4 4 temp 1 kappa 1 chi A 2 1.0");
+  EXPECT_NE(msg.find("chi: 'A' is not an atom type or range within 1-3"), std::string::npos) << msg;
+}
+
+// the fix adds the MD-SCF papers to LAMMPS's citation list (-cite FILE writes them there)
+TEST(Mdscf, CitesTheMethodPapers)
+{
+  const std::string cite = tmp_name("cite.bib");
+  {
+    LAMMPS_NS::LAMMPS::argv args = {"test",    "-log", "none",  "-echo",     "none",
+                                    "-screen", "none", "-cite", cite.c_str()};
+    auto *lmp = new LAMMPS_NS::LAMMPS(args, MPI_COMM_WORLD);
+    lmp->input->one("units lj");
+    lmp->input->one("region box block 0 6 0 5 0 7 units box");
+    lmp->input->one("create_box 2 box");
+    EXPECT_EQ(file_text(cite).find("10.1063/1.3142103"), std::string::npos);
+    lmp->input->one("fix f all mdscf grid 4 4 4 temp 1 kappa 1");
+    delete lmp;
+  }
+  const std::string text = file_text(cite);
+  EXPECT_NE(text.find("fix mdscf command"), std::string::npos) << text;
+  EXPECT_NE(text.find("Milano, Giuseppe and Kawakatsu, Toshihiro"), std::string::npos) << text;
+  EXPECT_NE(text.find("doi = {10.1063/1.3142103}"), std::string::npos) << text;
+  EXPECT_NE(text.find("pages = 214106"), std::string::npos) << text;
+  EXPECT_NE(text.find("doi = {10.1002/jcc.23365}"), std::string::npos) << text;
+  EXPECT_NE(text.find("pages = {2197--2211}"), std::string::npos) << text;
+  std::remove(cite.c_str());
+}
+
+// legal but surprising input: one warning in the log
+TEST(Mdscf, SurprisingInputWarns)
+{
+  const std::string log = tmp_name("warn.log");
+  {
+    LoggedSession s(log);
+    auto *in = s.lmp->input;
+    for (const char *c : {"units lj", "region box block 0 6 0 5 0 7 units box", "create_box 2 box",
+                          "fix f all mdscf spacing 4.0 temp 1 kappa 1 deposit gather"})
+      in->one(c);
+  }
+  const std::string text = file_text(log);
+  // 5/4 rounds to 1 node along y: raised to 3; 6/4 and 7/4 round to 2
+  EXPECT_NE(text.find("WARNING: Fix mdscf: spacing 4.0 gives 1 node(s) along y (box length 5); "
+                      "using the minimum of 3"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("gives 2 node(s) along x"), std::string::npos) << text;
+  EXPECT_NE(text.find("WARNING: Fix mdscf: 'deposit' only affects fix mdscf/cuda; ignored here"),
+            std::string::npos)
+      << text;
+  std::remove(log.c_str());
+}
+
+// an atom the grid does not cover stops the run naming it, also when its position is not
+// a number (no cast of NaN to a node index goes on)
+TEST(Mdscf, AtomOutsideTheGridStopsTheRun)
+{
+  for (const double shift : {8.0, (double) NAN}) {
+    LmpSession s;
+    blend(s);
+    s.cmds({"neigh_modify every 100 delay 100 check no", "thermo_modify lost ignore"});
+    s.cmd(Spec().command());
+    s.cmd("run 0");
+    // moved out of the box between reneighborings (run ... pre no), beyond the ghost nodes;
+    // the fix meets it at step 1
+    s.lmp->atom->x[0][0] = std::isnan(shift) ? shift : s.lmp->atom->x[0][0] + shift;
+    const long tag = s.lmp->atom->tag[0];
+    const std::string msg = s.error_of("run 1 pre no");
+    const std::string want =
+        std::isnan(shift) ? fmt::format("Fix mdscf: atom {} has a non-finite position (nan", tag)
+                          : fmt::format("Fix mdscf: atom {} at (", tag);
+    EXPECT_NE(msg.find(want), std::string::npos) << msg;
+    if (!std::isnan(shift))
+      EXPECT_NE(msg.find("is outside this rank's part of the grid"), std::string::npos) << msg;
   }
 }
 

@@ -1,10 +1,10 @@
-/* Units for src/physics/mdscf.h (MODELS.md section 3). References are independent of the
-   header: the number of particles (mass conservation of the cloud-in-cell deposit), the
-   first moment of the weights (a particle's own position), analytic derivatives of a sine
-   (second-order convergence with the known leading error k^3 h^2/6), exact values of linear
-   fields, the MODELS.md potential written out again for two components, finite differences
-   of the energy density (V_K = df/dphi_K, virial = -dW/d strain), and the zero net force of
-   an antisymmetric stencil with a symmetric chi on a periodic grid. */
+/* Units for src/physics/mdscf.h (MD-SCF, Milano and Kawakatsu 2009). References are independent of
+   the header: the number of particles (mass conservation of the cloud-in-cell deposit), the first
+   moment of the weights (a particle's own position), analytic derivatives of a sine (second-order
+   convergence with the known leading error k^3 h^2/6), exact values of linear fields, the MD-SCF
+   potential written out again for two components, finite differences of the energy density (V_K =
+   df/dphi_K, virial = -dW/d strain), and the zero net force of an antisymmetric stencil with a
+   symmetric chi on a periodic grid. */
 
 #include "physics/mdscf.h"
 
@@ -197,7 +197,7 @@ TEST(MdscfUnits, TrilinearInterpolationExactForLinearFields)
   }
 }
 
-// the formula of MODELS.md for an A/B mixture written out by hand
+// the MD-SCF field potential for an A/B mixture written out by hand
 TEST(MdscfUnits, PotentialOfTwoComponentsMatchesModelsFormula)
 {
   const double chi[4] = {0.0, 1.3, 1.3, 0.0};
