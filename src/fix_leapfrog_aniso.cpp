@@ -496,8 +496,14 @@ void FixLeapfrogAniso::temperatures(double &t_tr, double &t_rot, double &dof_tr,
   const double mvv2e = force->mvv2e, boltz = force->boltz;
   t_tr = dof_tr > 0.0 ? sum[0] * mvv2e / (dof_tr * boltz) : 0.0;
   t_rot = n_rot > 0.0 ? sum[1] * mvv2e / (2.0 * n_rot * boltz) : 0.0;
-  if (temperature) {
+  if (id_temp) {
     // fix_modify temp: the translational temperature and its dof are that compute's
+    // (looked up again: it may have been deleted since init, e.g. before an f_ID[1] read)
+    temperature = modify->get_compute_by_id(id_temp);
+    if (!temperature)
+      error->all(FLERR,
+                 "Fix leapfrog/aniso: temperature compute {} (fix_modify temp) does not exist",
+                 id_temp);
     t_tr = temperature->compute_scalar();
     dof_tr = temperature->dof;
   }

@@ -457,6 +457,25 @@ void PairSoftAniso::check_coeffs(int i, int j)
     default:
       break;
   }
+
+  // pair_coeff leaves the parameters a model does not use at 0 (nu at 1): a change there
+  // came from fix adapt and does nothing; say so once
+  const SoftAnisoModel m = static_cast<SoftAnisoModel>(model[i][j]);
+  const bool uses_mu = m == SoftAnisoModel::rod || m == SoftAnisoModel::disk;
+  const bool uses_aa =
+      m == SoftAnisoModel::janus || m == SoftAnisoModel::aba || m == SoftAnisoModel::bab;
+  const char *unused = nullptr;
+  if (!uses_mu && shape_mu[i][j] != 0.0) unused = "mu";
+  if (!uses_aa && alpha_a[i][j] != 0.0) unused = "alpha_A";
+  if (m == SoftAnisoModel::iso && nu[i][j] != 1.0) unused = "nu";
+  if (unused && !warned_unused) {
+    warned_unused = true;
+    if (comm->me == 0)
+      error->warning(FLERR,
+                     "Pair soft/aniso: {} of atom types {} {} was changed (fix adapt?), but their "
+                     "model {} does not use it",
+                     unused, i, j, mi.name);
+  }
 }
 
 double PairSoftAniso::init_one(int i, int j)

@@ -61,7 +61,8 @@ class PairSoftAniso : public Pair {
   void deallocate();
   void set_params(int i, int j);
   void check_coeffs(int i, int j);
-  bool in_reinit = false;    // init_one() called by fix adapt (Pair::reinit) mid-run
+  bool in_reinit = false;        // init_one() called by fix adapt (Pair::reinit) mid-run
+  bool warned_unused = false;    // warned that fix adapt changed a parameter no model uses
   void normalise_orientations();
   void orientation_of(int i, double n[3]) const;
 };

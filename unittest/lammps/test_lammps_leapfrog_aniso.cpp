@@ -556,6 +556,9 @@ TEST(LeapfrogAniso, FixModifyTempSetsTheTranslationalTemperature)
     EXPECT_NE(msg.find(text), std::string::npos) << cmd << "\n  -> " << msg;
   };
   expect_error("fix_modify 1 temp nosuch", "fix_modify temp: compute nosuch does not exist");
+  // the compute deleted after fix_modify: named, not a dangling pointer
+  s.cmd("uncompute t2");
+  expect_error("print $(f_1[1])", "temperature compute t2 (fix_modify temp) does not exist");
   s.cmd("compute p all pe");
   expect_error("fix_modify 1 temp p", "fix_modify temp: compute p (style pe) does not compute a "
                                       "temperature");

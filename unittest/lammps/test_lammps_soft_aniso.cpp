@@ -431,6 +431,31 @@ TEST_F(SoftAnisoLammps, FixAdaptOutOfRangeIsAnError)
       << msg;
 }
 
+TEST(SoftAnisoWarnings, FixAdaptOfAnUnusedParameterWarns)
+{
+  // alpha_A of an iso pair does nothing: fix adapt changing it is legal but surprising
+  const std::string log = tmp_name("adapt.log");
+  {
+    LAMMPS_NS::LAMMPS::argv args = {"test", "-log",    log.c_str(), "-echo",
+                                    "none", "-screen", "none",      "-nocite"};
+    LAMMPS_NS::LAMMPS lmp(args, MPI_COMM_WORLD);
+    for (const char *c :
+         {"units lj", "atom_style hybrid sphere dipole", "region box block 0 3 0 3 0 3",
+          "create_box 2 box", "create_atoms 1 random 40 733 box", "set type 1 mass 1.0",
+          "pair_style soft/aniso 1.0", "pair_coeff * * 25 iso", "variable a equal 10",
+          "fix ad all adapt 1 pair soft/aniso alpha_A 1 2 v_a", "run 0"})
+      lmp.input->one(c);
+  }
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(log.c_str());
+  EXPECT_NE(text.str().find("alpha_A of atom types 1 2 was changed (fix adapt?), but their model "
+                            "iso does not use it"),
+            std::string::npos)
+      << text.str();
+}
+
 TEST_F(SoftAnisoLammps, TailCorrectionIsRefused)
 {
   system("on", false);
