@@ -10,6 +10,7 @@
 #include "lmp_session.h"
 
 #include "atom.h"
+#include "compute.h"
 #include "fix.h"
 #include "force.h"
 #include "info.h"
@@ -562,6 +563,51 @@ TEST(LeapfrogAniso, FixModifyTempSetsTheTranslationalTemperature)
   s.cmd("compute p all pe");
   expect_error("fix_modify 1 temp p", "fix_modify temp: compute p (style pe) does not compute a "
                                       "temperature");
+}
+
+TEST(LeapfrogAniso, OneThermostatStepIsTheBerendsenFormula)
+{
+  // no forces (pair zero), so one step changes v only through the thermostat and |omega|
+  // not at all (free rotors): v_x, v_y scale by lambda_T = sqrt(1 + dt/tau_T (T0/T - 1))
+  // with T of compute temp/partial 1 1 0 (fix_modify temp); v_z, its bias, is left alone;
+  // omega scales by lambda_R from T_rot; ecouple grows by
+  // dof k T (1 - lambda_T^2)/2 + N_rot k T_rot (1 - lambda_R^2)
+  LmpSession s;
+  dipole_system(s, 3.0, 0.2);
+  s.cmds({"pair_style zero 2.5", "pair_coeff * *", "compute tp all temp/partial 1 1 0",
+          "fix 1 all leapfrog/aniso inertia 1 0.4 2 0.25 berendsen 1.0 0.1 0.05",
+          "fix_modify 1 temp tp", "variable ec equal f_1", "variable trot equal f_1[2]",
+          "variable tp equal c_tp", "thermo 0", "run 0"});
+  auto *atom = s.lmp->atom;
+  const double t = s.variable("tp"), t_rot = s.variable("trot");
+  const double dof = s.lmp->modify->get_compute_by_id("tp")->dof;
+  std::map<long, std::vector<double>> v0, w0;
+  int n_rot = 0;
+  for (int i = 0; i < atom->nlocal; ++i) {
+    v0[atom->tag[i]] = {atom->v[i][0], atom->v[i][1], atom->v[i][2]};
+    w0[atom->tag[i]] = {atom->omega[i][0], atom->omega[i][1], atom->omega[i][2]};
+    if (atom->mu[i][3] > 0.0) ++n_rot;
+  }
+  EXPECT_NEAR(dof, 2.0 * atom->natoms - 2.0, 1e-12);    // x and y, minus 2 (extra/dof 3 * 2/3)
+  s.cmd("run 1 post no");
+  const double dt = 0.002;
+  const double lt = std::sqrt(1.0 + dt / 0.1 * (1.0 / t - 1.0));
+  const double lr = std::sqrt(1.0 + dt / 0.05 * (1.0 / t_rot - 1.0));
+  double worst = 0.0;
+  for (int i = 0; i < atom->nlocal; ++i) {
+    const auto &v = v0.at(atom->tag[i]);
+    const auto &w = w0.at(atom->tag[i]);
+    worst = std::max(worst, std::fabs(atom->v[i][0] - lt * v[0]));
+    worst = std::max(worst, std::fabs(atom->v[i][1] - lt * v[1]));
+    worst = std::max(worst, std::fabs(atom->v[i][2] - v[2]));
+    const double l = atom->mu[i][3] > 0.0 ? lr : 1.0;
+    for (int d = 0; d < 3; ++d) worst = std::max(worst, std::fabs(atom->omega[i][d] - l * w[d]));
+  }
+  EXPECT_LT(worst, 1e-14);
+  EXPECT_LT(lt, 0.995);    // T = 3 > T0: cooling
+  EXPECT_GT(lr, 1.01);    // T_rot < T0: heating
+  const double expect = 0.5 * dof * t * (1 - lt * lt) + n_rot * t_rot * (1 - lr * lr);
+  EXPECT_NEAR(s.variable("ec"), expect, 1e-12 * std::fabs(expect));
 }
 
 TEST(LeapfrogAniso, InertiaTakesTypeLabels)
