@@ -441,6 +441,13 @@ void FixLeapfrogAnisoCuda::device_setup(Engine &engine)
   if (!engine.has_orientation())
     error->all(FLERR, "Fix leapfrog/aniso/cuda: the atom style has no orientations on the device "
                       "(use atom_style hybrid sphere dipole)");
+  // the device sums m v^2 over the fix group itself: a fix_modify temp compute is honoured
+  // only when it is that same temperature (its dof are used)
+  if (temperature && (!is_plain_temp(temperature) || temperature->igroup != igroup))
+    error->all(FLERR,
+               "Fix leapfrog/aniso/cuda: fix_modify temp {} (compute style {}) cannot be used on "
+               "the device: only a compute temp on the fix group is supported",
+               temperature->id, temperature->style);
   engine.set_inertia(inertia);
 }
 
@@ -461,7 +468,7 @@ void FixLeapfrogAnisoCuda::device_temperatures(Engine &engine, double &t_tr, dou
   // FixLeapfrogAniso::temperatures() on device sums
   double sum[4];
   engine.aniso_kinetic_sums(groupbit, sum);
-  dof_tr = 3.0 * sum[2] - 3.0 - fix_dof;
+  dof_tr = temperature ? temperature->dof : 3.0 * sum[2] - 3.0 - fix_dof;
   n_rot = sum[3];
   const double mvv2e = force->mvv2e, boltz = force->boltz;
   t_tr = dof_tr > 0.0 ? sum[0] * mvv2e / (dof_tr * boltz) : 0.0;
@@ -472,12 +479,10 @@ void FixLeapfrogAnisoCuda::device_final_integrate(Engine &engine)
 {
   engine.leapfrog_final(dtf, dtv * force->ftm2v, groupbit);
   if (!berendsen) return;
-  double t_tr, t_rot, dof_tr, n_rot;
+  double t_tr, t_rot, dof_tr, n_rot, lambda_t, lambda_r;
   device_temperatures(engine, t_tr, t_rot, dof_tr, n_rot);
-  const double lambda_t =
-      dof_tr > 0.0 ? mesogpu::physics::berendsen_lambda(dtv, tau_t, t_target, t_tr) : 1.0;
-  const double lambda_r =
-      n_rot > 0.0 ? mesogpu::physics::berendsen_lambda(dtv, tau_r, t_target, t_rot) : 1.0;
+  // as on the host; also adds the energy removed to the fix's ecouple (host arithmetic)
+  berendsen_factors(t_tr, t_rot, dof_tr, n_rot, lambda_t, lambda_r);
   engine.scale_aniso(groupbit, lambda_t, lambda_r);
 }
 

@@ -8,7 +8,8 @@
      (forces and torques at t+dt)
      final_integrate    v += dt/2 f/m;
                         omega(t+3dt/2) = omega(t+dt/2) + dt tau_perp(t+dt)/I  (kick)
-                        Berendsen: v *= lambda_T, omega *= lambda_R
+                        Berendsen: v *= lambda_T, omega *= lambda_R; the kinetic
+                        energy this removes adds to the fix's scalar (ecouple)
    so between steps (thermo, dump, restart) x, v, n are at t and omega at t+dt/2.
    Atoms with |mu| = 0 translate only.
 ------------------------------------------------------------------------- */
@@ -18,10 +19,13 @@
 #include "physics/rotation_leapfrog.h"
 
 #include "atom.h"
+#include "citeme.h"
 #include "comm.h"
+#include "compute.h"
 #include "domain.h"
 #include "error.h"
 #include "force.h"
+#include "group.h"
 #include "modify.h"
 #include "update.h"
 #include "utils.h"
@@ -41,14 +45,33 @@ bool is_keyword(const char *s)
   return strcmp(s, "inertia") == 0 || strcmp(s, "berendsen") == 0 || strcmp(s, "limit") == 0;
 }
 
-// n = mu/|mu| from the components; false if they are all zero
+// n = mu/|mu| from the components (scaled: |mu| = 1e200 does not overflow); false if
+// they are all zero (or not finite, which init() refuses)
 bool orientation(const double *mu, double *n)
 {
-  n[0] = mu[0];
-  n[1] = mu[1];
-  n[2] = mu[2];
-  return phys::rotation::normalize3(n) > 0.0;
+  return phys::rotation::unit_vector(mu, n) > 0.0;
 }
+
+const char cite_fix_leapfrog_aniso[] =
+    "fix leapfrog/aniso: https://doi.org/10.1080/08927029208022474\n\n"
+    "@Article{Fincham92,\n"
+    " author = {D. Fincham},\n"
+    " title = {Leapfrog rotational algorithms},\n"
+    " journal = {Mol.\\ Simul.},\n"
+    " year = 1992,\n"
+    " volume = 8,\n"
+    " pages = {165--178},\n"
+    " doi = {10.1080/08927029208022474}\n"
+    "}\n\n"
+    "@Article{Zhu13,\n"
+    " author = {Y.-L. Zhu and H. Liu and Z.-W. Li and H.-J. Qian and G. Milano and Z.-Y. Lu},\n"
+    " title = {{GALAMOST}: {GPU}-accelerated large-scale molecular simulation toolkit},\n"
+    " journal = {J.~Comput.\\ Chem.},\n"
+    " year = 2013,\n"
+    " volume = 34,\n"
+    " pages = {2197--2211},\n"
+    " doi = {10.1002/jcc.23365}\n"
+    "}\n\n";
 
 }    // namespace
 
@@ -57,9 +80,14 @@ bool orientation(const double *mu, double *n)
 FixLeapfrogAniso::FixLeapfrogAniso(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg)
 {
   if (narg < 3) utils::missing_cmd_args(FLERR, "fix leapfrog/aniso", error);
+  if (lmp->citeme) lmp->citeme->add(cite_fix_leapfrog_aniso);
 
   dynamic_group_allow = 1;
   time_integrate = 1;
+  restart_global = 1;
+  scalar_flag = 1;    // the energy the thermostat took out (0 without berendsen)
+  extscalar = 1;
+  ecouple_flag = 1;
   vector_flag = 1;
   size_vector = 2;
   global_freq = 1;
@@ -81,16 +109,21 @@ FixLeapfrogAniso::FixLeapfrogAniso(LAMMPS *lmp, int narg, char **arg) : Fix(lmp,
                      "Fix leapfrog/aniso: inertia expects '<types> <I>' pairs; types '{}' has no "
                      "value",
                      arg[iarg]);
+        // a type label ('labelmap atom 1 A') stands for its type, as in LAMMPS's commands
+        std::string types = arg[iarg];
+        char *expanded = utils::expand_type(FLERR, types, Atom::ATOM, lmp);
+        if (expanded) types = expanded;
+        delete[] expanded;
         int lo = -1, hi = -1;
         try {
-          utils::bounds(FLERR, arg[iarg], 1, ntypes, lo, hi, nullptr);
+          utils::bounds(FLERR, types, 1, ntypes, lo, hi, nullptr);
         } catch (std::exception &) {
           lo = hi = -1;
         }
         if (lo < 1 || hi > ntypes || lo > hi)
           error->all(FLERR, iarg,
-                     "Fix leapfrog/aniso: inertia: atom types '{}' are not a type or range within "
-                     "1-{}",
+                     "Fix leapfrog/aniso: inertia: atom types '{}' are not a type, type label or "
+                     "range within 1-{}",
                      arg[iarg], ntypes);
         if (!utils::is_double(arg[iarg + 1]))
           error->all(FLERR, iarg + 1,
@@ -163,6 +196,13 @@ FixLeapfrogAniso::FixLeapfrogAniso(LAMMPS *lmp, int narg, char **arg) : Fix(lmp,
 
 /* ---------------------------------------------------------------------- */
 
+FixLeapfrogAniso::~FixLeapfrogAniso()
+{
+  delete[] id_temp;
+}
+
+/* ---------------------------------------------------------------------- */
+
 int FixLeapfrogAniso::setmask()
 {
   return INITIAL_INTEGRATE | FINAL_INTEGRATE;
@@ -187,14 +227,50 @@ void FixLeapfrogAniso::init()
     inertia_set.resize(atom->ntypes + 1, 0);
   }
 
-  // a type given an inertia is a rotating type: each of its atoms in the group needs an
-  // orientation (|mu| > 0); report the atom with the smallest ID
+  if (id_temp) {
+    temperature = modify->get_compute_by_id(id_temp);
+    if (!temperature)
+      error->all(FLERR,
+                 "Fix leapfrog/aniso: temperature compute {} (fix_modify temp) does not exist",
+                 id_temp);
+    if (!berendsen && comm->me == 0)
+      error->warning(FLERR,
+                     "Fix leapfrog/aniso: fix_modify temp {} is used only by the Berendsen "
+                     "thermostat (and f_{}[1]); this fix has no 'berendsen' keyword",
+                     id_temp, id);
+  }
+
   double **mu = atom->mu;
   const int *type = atom->type;
   const int *mask = atom->mask;
   const tagint *tag = atom->tag;
   const int nlocal = atom->nlocal;
+
+  // every dipole of the group must be finite: stop now, naming the atom, rather than steps
+  // later. mu[3] = |mu| from the components (LAMMPS's 'set dipole' forms |mu|^2, which
+  // overflows to inf for components above ~1e154 although the direction is fine)
   tagint bad = MAXTAGINT, bad_all;
+  for (int i = 0; i < nlocal; ++i) {
+    if (!(mask[i] & groupbit)) continue;
+    double n[3];
+    const double len = phys::rotation::unit_vector(mu[i], n);
+    if (!(len >= 0.0) || !std::isfinite(len)) {
+      if (tag[i] < bad) bad = tag[i];
+    } else if (!std::isfinite(mu[i][3]) || std::fabs(mu[i][3] - len) > 1e-6 * len) {
+      mu[i][3] = len;
+    }
+  }
+  MPI_Allreduce(&bad, &bad_all, 1, MPI_LMP_TAGINT, MPI_MIN, world);
+  if (bad_all != MAXTAGINT)
+    error->all(FLERR,
+               "Fix leapfrog/aniso: atom {} has a dipole moment that is not finite (inf or NaN "
+               "components, or |mu| beyond the largest double); the orientation is the dipole "
+               "direction",
+               bad_all);
+
+  // a type given an inertia is a rotating type: each of its atoms in the group needs an
+  // orientation (|mu| > 0); report the atom with the smallest ID
+  bad = MAXTAGINT;
   for (int i = 0; i < nlocal; ++i)
     if ((mask[i] & groupbit) && inertia_set[type[i]] && !(mu[i][3] > 0.0) && tag[i] < bad)
       bad = tag[i];
@@ -234,6 +310,7 @@ void FixLeapfrogAniso::setup(int /*vflag*/)
   fix_dof = 0.0;
   for (const auto &ifix : modify->get_fix_list())
     if (ifix->dof_flag) fix_dof += ifix->dof(igroup);
+  warned_cold = false;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -242,6 +319,15 @@ void FixLeapfrogAniso::reset_dt()
 {
   dtv = update->dt;
   dtf = 0.5 * update->dt * force->ftm2v;
+  // tau < dt overshoots: lambda^2 = 1 + (dt/tau)(T0/T - 1) < 0 for T > T0 dt/(dt - tau), so
+  // T jumps between 0 and far above T0 instead of relaxing. Checked at init() and when dt
+  // changes during a run (fix dt/reset); the 'timestep' command between runs also calls
+  // reset_dt(), and the next run's init() decides then.
+  if (berendsen && update->whichflag != 0 && (tau_t < dtv || tau_r < dtv))
+    error->all(FLERR,
+               "Fix leapfrog/aniso: berendsen tau_T = {} and tau_R = {} must both be >= the "
+               "timestep dt = {} (a shorter relaxation time overshoots the target)",
+               tau_t, tau_r, dtv);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -328,15 +414,47 @@ void FixLeapfrogAniso::final_integrate()
 
   if (!berendsen) return;
 
-  double t_tr, t_rot, dof_tr, n_rot;
+  double t_tr, t_rot, dof_tr, n_rot, lambda_t, lambda_r;
   temperatures(t_tr, t_rot, dof_tr, n_rot);
-  const double lambda_t = dof_tr > 0.0 ? phys::berendsen_lambda(dtv, tau_t, t_target, t_tr) : 1.0;
-  const double lambda_r = n_rot > 0.0 ? phys::berendsen_lambda(dtv, tau_r, t_target, t_rot) : 1.0;
+  berendsen_factors(t_tr, t_rot, dof_tr, n_rot, lambda_t, lambda_r);
+  // a fix_modify temp compute with a bias (e.g. temp/partial) scales the thermal part only
+  const bool bias = temperature && temperature->tempbias;
   for (int i = 0; i < nlocal; ++i) {
     if (!(mask[i] & groupbit)) continue;
+    if (bias) temperature->remove_bias(i, v[i]);
     for (int d = 0; d < 3; ++d) v[i][d] *= lambda_t;
+    if (bias) temperature->restore_bias(i, v[i]);
     if (mu[i][3] > 0.0)
       for (int d = 0; d < 3; ++d) omega[i][d] *= lambda_r;
+  }
+}
+
+/* ----------------------------------------------------------------------
+   lambda_T, lambda_R of the Berendsen thermostat, and the kinetic energy they remove,
+   KE (1 - lambda^2) with KE = dof k_B T / 2 (translation) and N_rot k_B T_rot
+   (rotation, 2 dof per particle), added to energy as fix temp/berendsen does
+------------------------------------------------------------------------- */
+
+void FixLeapfrogAniso::berendsen_factors(double t_tr, double t_rot, double dof_tr, double n_rot,
+                                         double &lambda_t, double &lambda_r)
+{
+  lambda_t = dof_tr > 0.0 ? phys::berendsen_lambda(dtv, tau_t, t_target, t_tr) : 1.0;
+  lambda_r = n_rot > 0.0 ? phys::berendsen_lambda(dtv, tau_r, t_target, t_rot) : 1.0;
+  const double boltz = force->boltz;
+  energy += 0.5 * boltz * dof_tr * t_tr * (1.0 - lambda_t * lambda_t) +
+            boltz * n_rot * t_rot * (1.0 - lambda_r * lambda_r);
+
+  // scaling cannot heat a temperature of exactly 0 (no torques, omega = 0, say)
+  if (!warned_cold && t_target > 0.0 &&
+      ((dof_tr > 0.0 && !(t_tr > 0.0)) || (n_rot > 0.0 && !(t_rot > 0.0)))) {
+    warned_cold = true;
+    if (comm->me == 0)
+      error->warning(FLERR,
+                     "Fix leapfrog/aniso: berendsen: the {} temperature is 0, and scaling the "
+                     "velocities cannot raise it to T0 = {}; give the atoms initial {} (velocity "
+                     "or set ... omega)",
+                     dof_tr > 0.0 && !(t_tr > 0.0) ? "translational" : "rotational", t_target,
+                     dof_tr > 0.0 && !(t_tr > 0.0) ? "velocities" : "angular velocities");
   }
 }
 
@@ -378,17 +496,82 @@ void FixLeapfrogAniso::temperatures(double &t_tr, double &t_rot, double &dof_tr,
   const double mvv2e = force->mvv2e, boltz = force->boltz;
   t_tr = dof_tr > 0.0 ? sum[0] * mvv2e / (dof_tr * boltz) : 0.0;
   t_rot = n_rot > 0.0 ? sum[1] * mvv2e / (2.0 * n_rot * boltz) : 0.0;
+  if (id_temp) {
+    // fix_modify temp: the translational temperature and its dof are that compute's
+    // (looked up again: it may have been deleted since init, e.g. before an f_ID[1] read)
+    temperature = modify->get_compute_by_id(id_temp);
+    if (!temperature)
+      error->all(FLERR,
+                 "Fix leapfrog/aniso: temperature compute {} (fix_modify temp) does not exist",
+                 id_temp);
+    t_tr = temperature->compute_scalar();
+    dof_tr = temperature->dof;
+  }
 }
 
 /* ----------------------------------------------------------------------
+   f_ID = the cumulative kinetic energy the thermostat removed (ecouple);
    f_ID[1] = T_translational, f_ID[2] = T_rotational, from the current atom arrays
 ------------------------------------------------------------------------- */
+
+double FixLeapfrogAniso::compute_scalar()
+{
+  return energy;
+}
 
 double FixLeapfrogAniso::compute_vector(int n)
 {
   double t_tr, t_rot, dof_tr, n_rot;
   temperatures(t_tr, t_rot, dof_tr, n_rot);
   return n == 0 ? t_tr : t_rot;
+}
+
+/* ----------------------------------------------------------------------
+   fix_modify temp ID: the Berendsen thermostat's translational temperature (and f_ID[1])
+   from compute ID, as fix temp/berendsen does; rotation keeps the fix's own T_rot
+------------------------------------------------------------------------- */
+
+int FixLeapfrogAniso::modify_param(int narg, char **arg)
+{
+  if (strcmp(arg[0], "temp") == 0) {
+    if (narg < 2) utils::missing_cmd_args(FLERR, "fix_modify temp", error);
+    Compute *c = modify->get_compute_by_id(arg[1]);
+    if (!c)
+      error->all(FLERR, "Fix leapfrog/aniso: fix_modify temp: compute {} does not exist", arg[1]);
+    if (c->tempflag == 0)
+      error->all(FLERR,
+                 "Fix leapfrog/aniso: fix_modify temp: compute {} (style {}) does not compute a "
+                 "temperature",
+                 arg[1], c->style);
+    if (c->igroup != igroup && comm->me == 0)
+      error->warning(FLERR,
+                     "Fix leapfrog/aniso: fix_modify temp: group of compute {} ({}) is not "
+                     "the fix group ({})",
+                     arg[1], group->names[c->igroup], group->names[igroup]);
+    delete[] id_temp;
+    id_temp = utils::strdup(arg[1]);
+    temperature = c;
+    return 2;
+  }
+  return 0;
+}
+
+/* ----------------------------------------------------------------------
+   restart: the energy exchanged so far (ecouple continues across a restart)
+------------------------------------------------------------------------- */
+
+void FixLeapfrogAniso::write_restart(FILE *fp)
+{
+  if (comm->me == 0) {
+    const int size = sizeof(double);
+    fwrite(&size, sizeof(int), 1, fp);
+    fwrite(&energy, sizeof(double), 1, fp);
+  }
+}
+
+void FixLeapfrogAniso::restart(char *buf)
+{
+  energy = reinterpret_cast<double *>(buf)[0];
 }
 
 /* ---------------------------------------------------------------------- */

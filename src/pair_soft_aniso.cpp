@@ -6,12 +6,14 @@
 #include "pair_soft_aniso.h"
 
 #include "atom.h"
+#include "citeme.h"
 #include "comm.h"
 #include "error.h"
 #include "force.h"
 #include "memory.h"
 #include "neigh_list.h"
 #include "neighbor.h"
+#include "physics/rotation_leapfrog.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,6 +29,42 @@ using mesogpu::physics::SoftAnisoParams;
 
 namespace {
 const double DEG2RAD = 3.14159265358979323846 / 180.0;
+
+const char cite_pair_soft_aniso[] =
+    "pair_style soft/aniso: https://doi.org/10.1002/jcc.23365\n\n"
+    "@Article{Zhu13,\n"
+    " author = {Y.-L. Zhu and H. Liu and Z.-W. Li and H.-J. Qian and G. Milano and Z.-Y. Lu},\n"
+    " title = {{GALAMOST}: {GPU}-accelerated large-scale molecular simulation toolkit},\n"
+    " journal = {J.~Comput.\\ Chem.},\n"
+    " year = 2013,\n"
+    " volume = 34,\n"
+    " pages = {2197--2211},\n"
+    " doi = {10.1002/jcc.23365}\n"
+    "}\n\n"
+    "@Article{Li08,\n"
+    " author = {Z.-W. Li and L.-J. Chen and Y. Zhao and Z.-Y. Lu},\n"
+    " title = {Ordered packing of soft discoidal system},\n"
+    " journal = {J.~Phys.\\ Chem.~B},\n"
+    " year = 2008,\n"
+    " volume = 112,\n"
+    " pages = {13842--13848}\n"
+    "}\n\n"
+    "@Article{Li10,\n"
+    " author = {Z.-W. Li and Z.-Y. Sun and Z.-Y. Lu},\n"
+    " title = {Simulation model for hierarchical self-assembly of soft disklike particles},\n"
+    " journal = {J.~Phys.\\ Chem.~B},\n"
+    " year = 2010,\n"
+    " volume = 114,\n"
+    " pages = {2353--2358}\n"
+    "}\n\n"
+    "@Article{Li12,\n"
+    " author = {Z.-W. Li and Z.-Y. Lu and Z.-Y. Sun and L.-J. An},\n"
+    " title = {Model, self-assembly structures, and phase diagram of soft {Janus} particles},\n"
+    " journal = {Soft Matter},\n"
+    " year = 2012,\n"
+    " volume = 8,\n"
+    " pages = {6693--6697}\n"
+    "}\n\n";
 
 struct ModelInfo {
   const char *name;
@@ -63,6 +101,7 @@ PairSoftAniso::PairSoftAniso(LAMMPS *lmp) :
   single_enable = 1;
   single_extra = 6;    // force on i and torque on i, as pair gayberne
   svector = new double[6];
+  if (lmp->citeme) lmp->citeme->add(cite_pair_soft_aniso);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -107,14 +146,14 @@ void PairSoftAniso::normalise_orientations()
   double **mu = atom->mu;
   int *type = atom->type;
   for (int i = 0; i < nall; i++) {
-    const double len = sqrt(mu[i][0] * mu[i][0] + mu[i][1] * mu[i][1] + mu[i][2] * mu[i][2]);
-    if (len > 0.0) {
-      const double inv = 1.0 / len;
-      orient[i][0] = mu[i][0] * inv;
-      orient[i][1] = mu[i][1] * inv;
-      orient[i][2] = mu[i][2] * inv;
-    } else {
-      orient[i][0] = orient[i][1] = orient[i][2] = 0.0;
+    // scaled normalisation: |mu| = 1e200 is a valid orientation, not an overflow
+    const double len = mesogpu::physics::rotation::unit_vector(mu[i], orient[i]);
+    if (!(len >= 0.0) && i < atom->nlocal)
+      error->one(FLERR,
+                 "Pair soft/aniso: atom {} of type {} has a non-finite dipole moment ({} {} {}); "
+                 "the orientation is the dipole direction",
+                 atom->tag[i], type[i], mu[i][0], mu[i][1], mu[i][2]);
+    if (len == 0.0) {
       if (i < atom->nlocal && aniso_type[type[i]])
         error->one(FLERR,
                    "Pair soft/aniso: atom {} of type {} has a zero dipole moment, but type {} has "
@@ -251,7 +290,7 @@ void PairSoftAniso::settings(int narg, char **arg)
 {
   if (narg != 1) error->all(FLERR, "Pair style soft/aniso: expected 'pair_style soft/aniso rc'");
   cut_global = utils::numeric(FLERR, arg[0], false, lmp);
-  if (cut_global <= 0.0)
+  if (!(cut_global > 0.0))
     error->all(FLERR, "Pair style soft/aniso: cutoff rc = {} must be > 0", arg[0]);
 
   // a new global cutoff replaces the cutoffs of the pairs already set, as in lj/cut
@@ -277,7 +316,8 @@ void PairSoftAniso::coeff(int narg, char **arg)
   utils::bounds(FLERR, arg[0], 1, atom->ntypes, ilo, ihi, error);
   utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
 
-  const double ar = utils::numeric(FLERR, arg[2], false, lmp);
+  auto number = [&](int iarg) { return utils::numeric(FLERR, arg[iarg], false, lmp); };
+  const double ar = number(2);
   if (ar < 0.0) error->all(FLERR, "Pair coeff for soft/aniso: alpha_R = {} must be >= 0", arg[2]);
 
   const ModelInfo *mi = nullptr;
@@ -295,7 +335,6 @@ void PairSoftAniso::coeff(int narg, char **arg)
                mi->name, mi->usage, 4 + mi->nargs, 5 + mi->nargs, narg);
 
   double aa = 0.0, mu_one = 0.0, nu_one = 1.0, beta_one = 0.0;
-  auto number = [&](int iarg) { return utils::numeric(FLERR, arg[iarg], false, lmp); };
   switch (mi->model) {
     case SoftAnisoModel::rod:
     case SoftAnisoModel::disk:
@@ -361,6 +400,10 @@ void PairSoftAniso::coeff(int narg, char **arg)
 
 void PairSoftAniso::init_style()
 {
+  if (tail_flag)
+    error->all(FLERR,
+               "Pair soft/aniso has no tail correction (the potential is zero beyond rc): remove "
+               "'pair_modify tail yes'");
   if (!atom->mu_flag || !atom->torque_flag)
     error->all(FLERR,
                "Pair soft/aniso needs per-atom orientations (dipole moments mu) and torques; use "
@@ -380,6 +423,61 @@ void PairSoftAniso::set_params(int i, int j)
                                      alpha_a[i][j], shape_mu[i][j], nu[i][j], beta, cut[i][j]);
 }
 
+/* ----------------------------------------------------------------------
+   the ranges pair_coeff enforces, checked again on the stored values of pair i, j:
+   fix adapt changes them through extract() and then calls init_one() (reinit)
+------------------------------------------------------------------------- */
+
+void PairSoftAniso::check_coeffs(int i, int j)
+{
+  const ModelInfo &mi = model_info(model[i][j]);
+  auto bad = [&](const char *name, double value, const char *range) {
+    error->all(FLERR,
+               "Pair soft/aniso: {} = {} for atom types {} {} ({}) is out of range ({}); fix "
+               "adapt and pair_coeff must keep it there",
+               name, value, i, j, mi.name, range);
+  };
+  if (!(alpha_r[i][j] >= 0.0) || !std::isfinite(alpha_r[i][j]))
+    bad("alpha_R", alpha_r[i][j], "finite, >= 0");
+  if (!(cut[i][j] > 0.0) || !std::isfinite(cut[i][j])) bad("cutoff rc", cut[i][j], "finite, > 0");
+  switch (static_cast<SoftAnisoModel>(model[i][j])) {
+    case SoftAnisoModel::rod:
+    case SoftAnisoModel::disk:
+      if (!(shape_mu[i][j] >= 0.0 && shape_mu[i][j] < 1.0))
+        bad("mu", shape_mu[i][j], "0 <= mu < 1");
+      if (!(nu[i][j] > 0.0) || !std::isfinite(nu[i][j])) bad("nu", nu[i][j], "finite, > 0");
+      break;
+    case SoftAnisoModel::janus:
+    case SoftAnisoModel::aba:
+    case SoftAnisoModel::bab:
+      if (!(alpha_a[i][j] >= 0.0) || !std::isfinite(alpha_a[i][j]))
+        bad("alpha_A", alpha_a[i][j], "finite, >= 0");
+      if (!(nu[i][j] > 0.0) || !std::isfinite(nu[i][j])) bad("nu", nu[i][j], "finite, > 0");
+      break;
+    default:
+      break;
+  }
+
+  // pair_coeff leaves the parameters a model does not use at 0 (nu at 1): a change there
+  // came from fix adapt and does nothing; say so once
+  const SoftAnisoModel m = static_cast<SoftAnisoModel>(model[i][j]);
+  const bool uses_mu = m == SoftAnisoModel::rod || m == SoftAnisoModel::disk;
+  const bool uses_aa =
+      m == SoftAnisoModel::janus || m == SoftAnisoModel::aba || m == SoftAnisoModel::bab;
+  const char *unused = nullptr;
+  if (!uses_mu && shape_mu[i][j] != 0.0) unused = "mu";
+  if (!uses_aa && alpha_a[i][j] != 0.0) unused = "alpha_A";
+  if (m == SoftAnisoModel::iso && nu[i][j] != 1.0) unused = "nu";
+  if (unused && !warned_unused) {
+    warned_unused = true;
+    if (comm->me == 0)
+      error->warning(FLERR,
+                     "Pair soft/aniso: {} of atom types {} {} was changed (fix adapt?), but their "
+                     "model {} does not use it",
+                     unused, i, j, mi.name);
+  }
+}
+
 double PairSoftAniso::init_one(int i, int j)
 {
   if (setflag[i][j] == 0)
@@ -387,6 +485,14 @@ double PairSoftAniso::init_one(int i, int j)
                "Pair soft/aniso: no pair_coeff for atom types {} {} (soft/aniso parameters are "
                "never mixed; give a pair_coeff for every type pair)",
                i, j);
+  check_coeffs(i, j);
+  // during a run (fix adapt's reinit) cutsq and the neighbour lists keep the cutoff of
+  // init(): a changed cutoff would be used by the energy but not by the pair search
+  if (in_reinit && cut[i][j] * cut[i][j] != cutsq[i][j])
+    error->all(FLERR,
+               "Pair soft/aniso: the cutoff of atom types {} {} changed from {} to {} during a "
+               "run; fix adapt cannot change 'cut' (give it with pair_coeff between runs)",
+               i, j, sqrt(cutsq[i][j]), cut[i][j]);
 
   model[j][i] = model[i][j];
   alpha_r[j][i] = alpha_r[i][j];
@@ -399,6 +505,13 @@ double PairSoftAniso::init_one(int i, int j)
   set_params(j, i);
   if (model[i][j] != static_cast<int>(SoftAnisoModel::iso)) aniso_type[i] = aniso_type[j] = 1;
   return cut[i][j];
+}
+
+void PairSoftAniso::reinit()
+{
+  in_reinit = true;
+  Pair::reinit();
+  in_reinit = false;
 }
 
 /* ----------------------------------------------------------------------
@@ -520,10 +633,7 @@ void PairSoftAniso::write_data_all(FILE *fp)
 
 void PairSoftAniso::orientation_of(int i, double n[3]) const
 {
-  double **mu = atom->mu;
-  const double len = sqrt(mu[i][0] * mu[i][0] + mu[i][1] * mu[i][1] + mu[i][2] * mu[i][2]);
-  const double inv = len > 0.0 ? 1.0 / len : 0.0;
-  for (int d = 0; d < 3; d++) n[d] = mu[i][d] * inv;
+  mesogpu::physics::rotation::unit_vector(atom->mu[i], n);    // n = 0 for no direction
 }
 
 /* ----------------------------------------------------------------------

@@ -27,6 +27,7 @@ class PairSoftAniso : public Pair {
   void coeff(int, char **) override;
   void init_style() override;
   double init_one(int, int) override;
+  void reinit() override;
   void write_restart(FILE *) override;
   void read_restart(FILE *) override;
   void write_restart_settings(FILE *) override;
@@ -59,6 +60,9 @@ class PairSoftAniso : public Pair {
   virtual void allocate();
   void deallocate();
   void set_params(int i, int j);
+  void check_coeffs(int i, int j);
+  bool in_reinit = false;        // init_one() called by fix adapt (Pair::reinit) mid-run
+  bool warned_unused = false;    // warned that fix adapt changed a parameter no model uses
   void normalise_orientations();
   void orientation_of(int i, double n[3]) const;
 };

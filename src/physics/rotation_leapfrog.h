@@ -1,14 +1,14 @@
-/* mesogpu: rotational leapfrog of one-site anisotropic particles (MODELS.md section 2,
- * "Rotational dynamics"; GALAMOST, Zhu et al. 2013, eq. 19-20 and Algorithm 3; the
- * leapfrog of Fincham for linear molecules) and the Berendsen scaling factor.
+/* mesogpu: rotational leapfrog of one-site anisotropic particles (GALAMOST, Zhu et al.,
+ * J. Comput. Chem. 34, 2197 (2013), eq. 19-20 and Algorithm 3; the leapfrog of Fincham
+ * for linear molecules, Mol. Simul. 8, 165 (1992)) and the Berendsen scaling factor.
  *
  * A particle has a unit orientation n (2 rotational degrees of freedom) and a moment of
- * inertia I. Equations of motion (seed eq. 19-20):
+ * inertia I. Equations of motion (GALAMOST's):
  *
  *   dn/dt = u,   du/dt = g_perp / I + lambda n,
  *
  * g = -dU/dn the "gorque", g_perp = g - (g.n) n, lambda the Lagrange multiplier that
- * keeps |n| = 1. The leapfrog of MODELS.md, with u at half steps:
+ * keeps |n| = 1. Fincham's leapfrog (Mol. Simul. 8, 165 (1992)), with u at half steps:
  *
  *   u(t+dt/2) = u(t-dt/2) + dt g_perp(t)/I - 2 [u(t-dt/2).n(t)] n(t)            (K)
  *   n(t+dt)   = n(t) + dt u(t+dt/2),  renormalised                              (D)
@@ -79,6 +79,32 @@ namespace physics {
         v[2] *= inv;
       }
       return len;
+    }
+
+    // n = v / |v| without squaring v itself: the components are scaled by the largest
+    // first, so |v|^2 neither overflows (|v| ~ 1e200) nor underflows (|v| ~ 1e-200).
+    // Returns |v| (may be +inf when |v| itself exceeds the largest double); 0 (n = 0) for
+    // v = 0; NaN (n = 0) when a component is inf or NaN. n must not alias v.
+    template <typename Real> MESO_HD Real unit_vector(const Real *v, Real *n)
+    {
+      Real m = Real(0);
+      for (int d = 0; d < 3; ++d) {
+        if (!(v[d] - v[d] == Real(0))) {    // inf or NaN
+          n[0] = n[1] = n[2] = Real(0);
+          return v[d] - v[d];    // NaN
+        }
+        const Real a = fabs(v[d]);
+        if (a > m) m = a;
+      }
+      if (m == Real(0)) {
+        n[0] = n[1] = n[2] = Real(0);
+        return Real(0);
+      }
+      const Real inv_m = Real(1) / m;
+      Real s[3] = {v[0] * inv_m, v[1] * inv_m, v[2] * inv_m};
+      const Real ls = sqrt(dot3(s, s));    // in [1, sqrt(3)]
+      for (int d = 0; d < 3; ++d) n[d] = s[d] / ls;
+      return m * ls;
     }
 
     // v <- v - (v.n) n, n a unit vector
@@ -164,7 +190,8 @@ namespace physics {
   // T <= 0: returns 1 (nothing to scale; LAMMPS's fix temp/berendsen stops with an error
   // there instead). A negative argument (possible only when tau < dt and T > T0 dt/(dt-tau))
   // is clamped to 0, i.e. lambda = 0: the velocities are zeroed instead of becoming NaN
-  // (LAMMPS's fix temp/berendsen has no clamp and would produce NaN).
+  // (LAMMPS's fix temp/berendsen has no clamp and would produce NaN); fix leapfrog/aniso
+  // refuses tau < dt, so the clamp is only a guard.
   template <typename Real> MESO_HD Real berendsen_lambda(Real dt, Real tau, Real T0, Real T)
   {
     if (!(T > Real(0))) return Real(1);

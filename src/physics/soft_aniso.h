@@ -1,8 +1,9 @@
 /* mesogpu: one-site soft anisotropic particles (GALAMOST "LZW" model of Li, Lu et al.;
- * MODELS.md section 2, seed eq. 13-18). Used by pair_style soft/aniso (CPU) and by the
- * CUDA kernel; every function here is MESO_HD and free of containers and exceptions.
+ * Zhu et al., J. Comput. Chem. 34, 2197 (2013); Li et al., Soft Matter 8, 6693 (2012)).
+ * Used by pair_style soft/aniso (CPU) and by the CUDA kernel; every function here is
+ * MESO_HD and free of containers and exceptions.
  *
- * Geometry (MODELS.md convention, NOT LAMMPS's delx = x_i - x_j):
+ * Geometry (the papers' convention, NOT LAMMPS's delx = x_i - x_j):
  *   r_ij = x_j - x_i,  r = |r_ij|,  e = r_ij / r,  s = r / rc  (dimensionless distance)
  *   c_i = cos th_i =  n_i . e,   c_j = cos th_j = -n_j . e       (n unit orientations)
  *
@@ -12,13 +13,13 @@
  *   janus/aba/bab:  U = (aR/2)(1 - s)^2 - f^nu (aA/2)(s - s^2)
  * with f = a(c_i) a(c_j), one factor per particle:
  *   rod:   a(c) = sin th = sqrt(1 - c^2)
- *   disk:  a(c) = |c|                                           (our definition, MODELS.md)
+ *   disk:  a(c) = |c|                                           (this implementation's choice)
  *   janus: a(c) = cos(k th),  th = acos c,        if c > cos beta,       else 0
  *   aba:   a(c) = cos(k th'), th' = acos|c|,      if |c| > cos beta,     else 0
  *   bab:   a(c) = cos(k psi), psi = asin|c|,      if |c| < sin beta_b,   else 0
  *          (psi = pi/2 - th' is the angle from the equator: an attractive belt of
- *          half-width beta_b; our definition, MODELS.md)
- * where k = pi / (2 beta). With rc = 1 these are MODELS.md's formulas exactly; for
+ *          half-width beta_b; this implementation's choice)
+ * where k = pi / (2 beta). With rc = 1 these are the papers' formulas exactly; for
  * another rc, aR and aA stay energies and forces scale with 1/rc.
  *
  * Derivatives. Writing U = R(s) + W(s) f^nu (W = -mu R for rod/disk, -(aA/2)(s - s^2)

@@ -870,6 +870,31 @@ TEST(GpuResident, LeapfrogAnisoBerendsen)
   EXPECT_NEAR(t_rot, 1.0, 0.05);
 }
 
+// the energy the device thermostat exchanges (ecouple, accumulated on the host from the
+// device's kinetic sums and the scale factors) equals the CPU fix's over the same short
+// run; a fix_modify temp compute the device cannot honour is named in an error
+TEST(GpuResident, LeapfrogAnisoEcoupleMatchesCpu)
+{
+  Lmp cpu, dev;
+  aniso_fluid(cpu, false, true);
+  aniso_fluid(dev, true, true);
+  for (Lmp *l : {&cpu, &dev})
+    l->cmds({"velocity all scale 3.0", "thermo_style custom step pe ecouple", "thermo 10",
+             "run 20 post no"});
+  const double e_cpu = cpu.thermo("ecouple"), e_dev = dev.thermo("ecouple");
+  printf("[gpu] leapfrog/aniso/cuda ecouple after 20 steps %s: device %.12g, cpu %.12g\n", PREC,
+         e_dev, e_cpu);
+  EXPECT_GT(std::fabs(e_cpu), 10.0);    // T_tr 3 -> 1 and T_rot: far from zero
+  const double tol = std::is_same<mesogpu::cuda::real, double>::value ? 1e-9 : 1e-3;
+  EXPECT_NEAR(e_dev, e_cpu, tol * std::fabs(e_cpu));
+  dev.cmds({"compute tp all temp/partial 1 1 0", "fix_modify 1 temp tp"});
+  const std::string msg = dev.error_of("run 1 post no");
+  EXPECT_NE(msg.find("fix_modify temp tp (compute style temp/partial) cannot be used on the "
+                     "device"),
+            std::string::npos)
+      << msg;
+}
+
 // device reductions sum in a fixed order: a run whose thermostat reads them every step
 // repeats bit for bit (with atomic block totals the order, and after some hundred
 // steps the trajectory, changed from run to run)

@@ -10,6 +10,7 @@
 #include "lmp_session.h"
 
 #include "atom.h"
+#include "compute.h"
 #include "fix.h"
 #include "force.h"
 #include "info.h"
@@ -19,7 +20,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -403,8 +406,12 @@ TEST(LeapfrogAniso, BadInputIsNamed)
   expect_error(f + "inertia", "inertia expects one or more '<types> <I>' pairs");
   expect_error(f + "inertia 1", "inertia expects '<types> <I>' pairs; types '1' has no value");
   expect_error(f + "inertia 1 berendsen 1 1 1", "types '1' has no value");
-  expect_error(f + "inertia 4 1.0", "atom types '4' are not a type or range within 1-3");
-  expect_error(f + "inertia 2*5 1.0", "atom types '2*5' are not a type or range within 1-3");
+  expect_error(f + "inertia 4 1.0",
+               "atom types '4' are not a type, type label or range within 1-3");
+  expect_error(f + "inertia 2*5 1.0",
+               "atom types '2*5' are not a type, type label or range within 1-3");
+  expect_error(f + "inertia A 1.0",
+               "atom types 'A' are not a type, type label or range within 1-3");
   expect_error(f + "inertia 1 abc", "inertia for types 1: 'abc' is not a number");
   expect_error(f + "inertia 1 -2", "inertia for types 1 must be > 0 (got -2)");
   expect_error(f + "inertia 1 0", "inertia for types 1 must be > 0 (got 0)");
@@ -436,6 +443,298 @@ TEST(LeapfrogAniso, BadInputIsNamed)
                      "sphere dipole"),
             std::string::npos)
       << msg;
+}
+
+TEST(LeapfrogAniso, BerendsenTauBelowTimestepIsRefused)
+{
+  // tau < dt overshoots (T jumps between 0 and far above T0): refused at init, also when
+  // the timestep changes after the fix was defined
+  LmpSession s;
+  dipole_system(s);
+  s.cmd("fix 1 all leapfrog/aniso inertia 1 0.4 2 0.25 berendsen 1.0 0.001 0.1");
+  std::string msg = s.error_of("run 0");
+  EXPECT_NE(msg.find("berendsen tau_T = 0.001 and tau_R = 0.1 must both be >= the timestep dt = "
+                     "0.002"),
+            std::string::npos)
+      << msg;
+  s.cmd("fix 1 all leapfrog/aniso inertia 1 0.4 2 0.25 berendsen 1.0 0.01 0.01");
+  EXPECT_EQ(s.error_of("run 0"), "");
+  s.cmd("timestep 0.01");
+  EXPECT_EQ(s.error_of("run 0"), "");    // tau = dt is allowed (lambda^2 = T0/T)
+  s.cmd("timestep 0.05");                // between runs: the next run decides
+  msg = s.error_of("run 0");
+  EXPECT_NE(msg.find("tau_T = 0.01 and tau_R = 0.01 must both be >= the timestep dt = 0.05"),
+            std::string::npos)
+      << msg;
+}
+
+TEST(LeapfrogAniso, EcoupleBalancesTheThermostat)
+{
+  // energy conservation with a thermostat: pe + KE_tr + KE_rot + ecouple stays constant,
+  // ecouple = the energy the Berendsen scaling took out (translation and rotation).
+  // T_tr starts at 3 and T_rot near 0, T0 = 1: the thermostat exchanges O(1) per atom in
+  // both directions; the sum must stay within the NVE error of this integrator
+  LmpSession s;
+  dipole_system(s, 3.0, 0.2, "lj/sf/dipole/sf");
+  s.cmd("fix 1 all leapfrog/aniso inertia 1 0.4 2 0.25 berendsen 1.0 0.1 0.05");
+  s.cmds({"thermo_style custom step pe ke ecouple econserve", "thermo_modify norm no",
+          "variable ec equal f_1", "thermo 0", "run 0"});
+  auto *atom = s.lmp->atom;
+  const double natoms = atom->natoms;
+  auto total = [&]() {
+    double ke_tr, ke_half, ke_full;
+    kinetic(atom, 0.002, ke_tr, ke_half, ke_full);
+    return ke_tr + ke_full + s.thermo("pe") + s.variable("ec");
+  };
+  const double e0 = total();
+  double worst = 0.0, ke_rot_start, ke_rot_end, ke_tr_start, ke_tr_end, dummy;
+  kinetic(atom, 0.002, ke_tr_start, dummy, ke_rot_start);
+  for (int k = 0; k < 40; ++k) {
+    s.cmd("run 50 pre no post no");
+    worst = std::max(worst, std::fabs(total() - e0));
+  }
+  kinetic(atom, 0.002, ke_tr_end, dummy, ke_rot_end);
+  const double exchanged = s.variable("ec");
+  std::printf("ecouple after t = 4: %.4f per atom (KE_tr %.3f -> %.3f, KE_rot %.3f -> %.3f per "
+              "atom); max |E + ecouple - E0| = %.3e per atom\n",
+              exchanged / natoms, ke_tr_start / natoms, ke_tr_end / natoms, ke_rot_start / natoms,
+              ke_rot_end / natoms, worst / natoms);
+  // both channels moved: translation cooled, rotation heated (so neither part can be
+  // missing from ecouple without breaking the balance)
+  EXPECT_LT(ke_tr_end, 0.6 * ke_tr_start);
+  EXPECT_GT(ke_rot_end - ke_rot_start, 0.2 * natoms);
+  EXPECT_GT(std::fabs(exchanged), 0.5 * natoms);
+  EXPECT_LT(worst, 0.01 * (ke_rot_end - ke_rot_start));
+  EXPECT_LT(worst / natoms, 2e-3);
+  // LAMMPS's thermo keywords: ecouple is this fix's scalar, econserve = pe + ke + ecouple
+  EXPECT_DOUBLE_EQ(s.thermo("ecouple"), exchanged);
+  EXPECT_NEAR(s.thermo("econserve"), s.thermo("pe") + s.thermo("ke") + exchanged, 1e-12 * natoms);
+
+  // ecouple survives a restart
+  const std::string restart = tmp_name("e.restart");
+  s.cmd("write_restart " + restart);
+  LmpSession t;
+  t.cmds({"read_restart " + restart,
+          "fix 1 all leapfrog/aniso inertia 1 0.4 2 0.25 berendsen "
+          "1.0 0.1 0.05",
+          "variable ec equal f_1", "run 0"});
+  std::remove(restart.c_str());
+  EXPECT_DOUBLE_EQ(t.variable("ec"), exchanged);
+}
+
+TEST(LeapfrogAniso, FixModifyTempSetsTheTranslationalTemperature)
+{
+  // a temperature compute with 300 extra degrees of freedom removed reads higher than the
+  // fix's own T_tr for the same velocities; with fix_modify temp the thermostat brings
+  // that compute's temperature to T0, and f_ID[1] reports it
+  LmpSession s;
+  dipole_system(s, 1.0, 0.8);
+  s.cmds({"compute t2 all temp", "compute_modify t2 extra/dof 303",
+          "fix 1 all leapfrog/aniso inertia 1 0.4 2 0.25 berendsen 1.0 0.1 0.05",
+          "fix_modify 1 temp t2", "variable ttr equal f_1[1]", "variable t2 equal c_t2", "thermo 0",
+          "run 1500"});
+  double ttr = 0.0, t2 = 0.0, own = 0.0;
+  const int nsample = 25;
+  auto *atom = s.lmp->atom;
+  for (int k = 0; k < nsample; ++k) {
+    s.cmd("run 20 pre no post no");
+    ttr += s.variable("ttr") / nsample;
+    t2 += s.variable("t2") / nsample;
+    double mv2 = 0.0;
+    for (int i = 0; i < atom->nlocal; ++i)
+      mv2 += atom->rmass[i] * (atom->v[i][0] * atom->v[i][0] + atom->v[i][1] * atom->v[i][1] +
+                               atom->v[i][2] * atom->v[i][2]);
+    own += mv2 / (3.0 * atom->natoms - 3.0) / nsample;
+  }
+  std::printf("fix_modify temp: c_t2 = %.4f, f_1[1] = %.4f, 3N-3 temperature = %.4f\n", t2, ttr,
+              own);
+  EXPECT_NEAR(t2, 1.0, 0.05);
+  EXPECT_NEAR(ttr, t2, 1e-12);
+  EXPECT_NEAR(own, (3.0 * atom->natoms - 3.0 - 300.0) / (3.0 * atom->natoms - 3.0), 0.05);
+
+  auto expect_error = [&](const std::string &cmd, const std::string &text) {
+    const std::string msg = s.error_of(cmd);
+    EXPECT_NE(msg.find(text), std::string::npos) << cmd << "\n  -> " << msg;
+  };
+  expect_error("fix_modify 1 temp nosuch", "fix_modify temp: compute nosuch does not exist");
+  // the compute deleted after fix_modify: named, not a dangling pointer
+  s.cmd("uncompute t2");
+  expect_error("print $(f_1[1])", "temperature compute t2 (fix_modify temp) does not exist");
+  s.cmd("compute p all pe");
+  expect_error("fix_modify 1 temp p", "fix_modify temp: compute p (style pe) does not compute a "
+                                      "temperature");
+}
+
+TEST(LeapfrogAniso, OneThermostatStepIsTheBerendsenFormula)
+{
+  // no forces (pair zero), so one step changes v only through the thermostat and |omega|
+  // not at all (free rotors): v_x, v_y scale by lambda_T = sqrt(1 + dt/tau_T (T0/T - 1))
+  // with T of compute temp/partial 1 1 0 (fix_modify temp); v_z, its bias, is left alone;
+  // omega scales by lambda_R from T_rot; ecouple grows by
+  // dof k T (1 - lambda_T^2)/2 + N_rot k T_rot (1 - lambda_R^2)
+  LmpSession s;
+  dipole_system(s, 3.0, 0.2);
+  s.cmds({"pair_style zero 2.5", "pair_coeff * *", "compute tp all temp/partial 1 1 0",
+          "fix 1 all leapfrog/aniso inertia 1 0.4 2 0.25 berendsen 1.0 0.1 0.05",
+          "fix_modify 1 temp tp", "variable ec equal f_1", "variable trot equal f_1[2]",
+          "variable tp equal c_tp", "thermo 0", "run 0"});
+  auto *atom = s.lmp->atom;
+  const double t = s.variable("tp"), t_rot = s.variable("trot");
+  const double dof = s.lmp->modify->get_compute_by_id("tp")->dof;
+  std::map<long, std::vector<double>> v0, w0;
+  int n_rot = 0;
+  for (int i = 0; i < atom->nlocal; ++i) {
+    v0[atom->tag[i]] = {atom->v[i][0], atom->v[i][1], atom->v[i][2]};
+    w0[atom->tag[i]] = {atom->omega[i][0], atom->omega[i][1], atom->omega[i][2]};
+    if (atom->mu[i][3] > 0.0) ++n_rot;
+  }
+  EXPECT_NEAR(dof, 2.0 * atom->natoms - 2.0, 1e-12);    // x and y, minus 2 (extra/dof 3 * 2/3)
+  s.cmd("run 1 post no");
+  const double dt = 0.002;
+  const double lt = std::sqrt(1.0 + dt / 0.1 * (1.0 / t - 1.0));
+  const double lr = std::sqrt(1.0 + dt / 0.05 * (1.0 / t_rot - 1.0));
+  double worst = 0.0;
+  for (int i = 0; i < atom->nlocal; ++i) {
+    const auto &v = v0.at(atom->tag[i]);
+    const auto &w = w0.at(atom->tag[i]);
+    worst = std::max(worst, std::fabs(atom->v[i][0] - lt * v[0]));
+    worst = std::max(worst, std::fabs(atom->v[i][1] - lt * v[1]));
+    worst = std::max(worst, std::fabs(atom->v[i][2] - v[2]));
+    const double l = atom->mu[i][3] > 0.0 ? lr : 1.0;
+    for (int d = 0; d < 3; ++d) worst = std::max(worst, std::fabs(atom->omega[i][d] - l * w[d]));
+  }
+  EXPECT_LT(worst, 1e-14);
+  EXPECT_LT(lt, 0.995);    // T = 3 > T0: cooling
+  EXPECT_GT(lr, 1.01);    // T_rot < T0: heating
+  const double expect = 0.5 * dof * t * (1 - lt * lt) + n_rot * t_rot * (1 - lr * lr);
+  EXPECT_NEAR(s.variable("ec"), expect, 1e-12 * std::fabs(expect));
+}
+
+TEST(LeapfrogAniso, InertiaTakesTypeLabels)
+{
+  LmpSession s;
+  dipole_system(s);
+  s.cmds({"labelmap atom 1 A 2 B 3 C", "fix 1 all leapfrog/aniso inertia A 0.4 B 0.25"});
+  auto *fix = s.lmp->modify->get_fix_by_id("1");
+  int dim = -1;
+  auto *inertia = (double *) fix->extract("inertia", dim);
+  ASSERT_NE(inertia, nullptr);
+  EXPECT_EQ(inertia[1], 0.4);
+  EXPECT_EQ(inertia[2], 0.25);
+  EXPECT_EQ(inertia[3], 1.0);
+  const std::string msg = s.error_of("fix 1 all leapfrog/aniso inertia D 0.4");
+  EXPECT_NE(msg.find("D not found in labelmap"), std::string::npos) << msg;
+}
+
+// a soft/aniso Janus fluid whose orientations are integrated by the fix; the trajectory
+// of the orientations must not depend on |mu| (the pair uses only mu/|mu|)
+std::map<long, std::vector<double>> janus_orientations(double mu_scale, bool as_set_does)
+{
+  LmpSession s;
+  s.cmds({"units lj",
+          "atom_style hybrid sphere dipole",
+          "atom_modify map array sort 0 0.0",
+          "region box block 0 4 0 4 0 4",
+          "create_box 1 box",
+          "create_atoms 1 random 150 733 box",
+          "set type 1 diameter 1.0",
+          "set type 1 density 1.9",
+          "mass 1 1.0",
+          "set type 1 dipole/random 4471 1.0",
+          "velocity all create 1.0 5511 loop geom",
+          "variable wx atom sin(1.3*id)",
+          "variable wy atom cos(0.7*id)",
+          "variable wz atom sin(2.1*id+0.5)",
+          "set group all omega v_wx v_wy v_wz",
+          "pair_style soft/aniso 1.0",
+          "pair_coeff 1 1 396 janus 88 1 65",
+          "neighbor 0.3 bin",
+          "timestep 0.002",
+          "fix 1 all leapfrog/aniso inertia 1 0.4",
+          "thermo 0"});
+  auto *atom = s.lmp->atom;
+  for (int i = 0; i < atom->nlocal; ++i) {
+    for (int d = 0; d < 3; ++d) atom->mu[i][d] *= mu_scale;
+    // 'set dipole' stores |mu| = sqrt(mux^2 + ...), which overflows for |mu| = 1e200
+    atom->mu[i][3] =
+        as_set_does ? std::sqrt(atom->mu[i][0] * atom->mu[i][0] + atom->mu[i][1] * atom->mu[i][1] +
+                                atom->mu[i][2] * atom->mu[i][2])
+                    : atom->mu[i][3] * mu_scale;
+  }
+  s.cmd("run 200");
+  std::map<long, std::vector<double>> n;
+  for (int i = 0; i < atom->nlocal; ++i) {
+    const double *m = atom->mu[i];
+    EXPECT_TRUE(std::isfinite(m[0]) && std::isfinite(m[1]) && std::isfinite(m[2]) &&
+                std::isfinite(m[3]));
+    n[atom->tag[i]] = {m[0] / m[3], m[1] / m[3], m[2] / m[3]};
+  }
+  return n;
+}
+
+TEST(LeapfrogAniso, HugeDipolesTurnLikeUnitOnes)
+{
+  const auto ref = janus_orientations(1.0, false);
+  const auto big = janus_orientations(1e200, true);      // |mu|^2 = inf in 'set dipole'
+  const auto tiny = janus_orientations(1e-200, true);    // |mu|^2 = 0 there
+  double worst = 0.0;
+  for (const auto &kv : ref)
+    for (int d = 0; d < 3; ++d) {
+      worst = std::max(worst, std::fabs(big.at(kv.first)[d] - kv.second[d]));
+      worst = std::max(worst, std::fabs(tiny.at(kv.first)[d] - kv.second[d]));
+    }
+  std::printf("|mu| = 1e200, 1e-200 vs 1 after 200 steps: max |n difference| = %.3e\n", worst);
+  EXPECT_LT(worst, 1e-9);
+}
+
+TEST(LeapfrogAniso, NonFiniteDipoleIsNamedAtSetup)
+{
+  LmpSession s;
+  dipole_system(s);
+  s.cmd(kFix);
+  auto *atom = s.lmp->atom;
+  int i = -1;
+  for (int k = 0; k < atom->nlocal; ++k)
+    if (atom->type[k] == 1 && (i < 0 || atom->tag[k] < atom->tag[i])) i = k;
+  ASSERT_GE(i, 0);
+  const long tag = atom->tag[i];
+  atom->mu[i][2] = NAN;
+  std::string msg = s.error_of("run 0");
+  EXPECT_NE(msg.find("atom " + std::to_string(tag) + " has a dipole moment that is not finite"),
+            std::string::npos)
+      << msg;
+  atom->mu[i][2] = -INFINITY;
+  msg = s.error_of("run 0");
+  EXPECT_NE(msg.find("atom " + std::to_string(tag) + " has a dipole moment that is not finite"),
+            std::string::npos)
+      << msg;
+}
+
+TEST(LeapfrogAniso, ColdRotationWarns)
+{
+  // omega = 0 and no torques (an isotropic pair): scaling cannot heat the rotation, and
+  // the run says so (the warning goes to the log file)
+  const std::string log = tmp_name("cold.log");
+  {
+    LAMMPS_NS::LAMMPS::argv args = {"test", "-log",    log.c_str(), "-echo",
+                                    "none", "-screen", "none",      "-nocite"};
+    LAMMPS_NS::LAMMPS lmp(args, MPI_COMM_WORLD);
+    for (const char *c :
+         {"units lj", "atom_style hybrid sphere dipole", "region box block 0 4 0 4 0 4",
+          "create_box 1 box", "create_atoms 1 random 100 733 box", "set type 1 mass 1.0",
+          "set type 1 dipole/random 4471 1.0", "velocity all create 1.0 5511",
+          "pair_style soft/aniso 1.0", "pair_coeff 1 1 25 iso",
+          "fix 1 all leapfrog/aniso berendsen 1.0 0.1 0.1", "thermo 0", "run 10"})
+      lmp.input->one(c);
+  }
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(log.c_str());
+  EXPECT_NE(text.str().find("berendsen: the rotational temperature is 0, and scaling the "
+                            "velocities cannot raise it to T0 = 1"),
+            std::string::npos)
+      << text.str();
 }
 
 int main(int argc, char **argv)

@@ -20,6 +20,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <mpi.h>
 #include <string>
 #include <unistd.h>
@@ -382,6 +384,171 @@ TEST_F(SoftAnisoLammps, FixAdaptChangesCoefficients)
   double scale;
   const double diff = max_diff(after.t, want.t, scale);
   EXPECT_LT(diff, 1e-12 * scale);
+}
+
+TEST_F(SoftAnisoLammps, FixAdaptOutOfRangeIsAnError)
+{
+  // pair_coeff refuses nu <= 0; fix adapt driving nu of the Janus pair through 0 must be
+  // refused the same way (the range is checked whenever the coefficients change)
+  system("on", false);
+  cmd("variable nu equal 0.5-step/10");    // 0.5, 0.4, ..., 0 at step 5
+  cmd("fix ad all adapt 1 pair soft/aniso nu 2 2 v_nu");
+  cmd("fix nve all nve");
+  std::string msg = s->error_of("run 3 post no");
+  EXPECT_EQ(msg, "");    // nu = 0.2 still fine
+  msg = s->error_of("run 10 post no");
+  EXPECT_NE(msg.find("nu = 0 for atom types 2 2 (janus) is out of range (finite, > 0)"),
+            std::string::npos)
+      << msg;
+  cmd("unfix ad");
+  cmd("pair_coeff 2 2 396 janus 88 0.5 65 1.2");    // the stopped run left nu = 0
+
+  // a negative alpha_R and a mu >= 1 are refused too
+  cmd("variable ar equal -1");
+  cmd("fix ad all adapt 1 pair soft/aniso alpha_R 1 2 v_ar");
+  msg = s->error_of("run 1 post no");
+  EXPECT_NE(msg.find("alpha_R = -1 for atom types 1 2 (iso) is out of range (finite, >= 0)"),
+            std::string::npos)
+      << msg;
+  cmd("unfix ad");
+  cmd("pair_coeff 1 2 25 disk 0.5 2");
+  cmd("set type 1 dipole 0 0 1");
+  cmd("variable m equal 1.0");
+  cmd("fix ad all adapt 1 pair soft/aniso mu 1 2 v_m");
+  msg = s->error_of("run 1 post no");
+  EXPECT_NE(msg.find("mu = 1 for atom types 1 2 (disk) is out of range (0 <= mu < 1)"),
+            std::string::npos)
+      << msg;
+  cmd("unfix ad");
+  cmd("pair_coeff 1 2 25 iso");
+
+  // the cutoff cannot change during a run (the neighbour lists keep the old one)
+  cmd("variable rc equal 1.1");
+  cmd("fix ad all adapt 1 pair soft/aniso cut 1 1 v_rc");
+  msg = s->error_of("run 1 post no");
+  EXPECT_NE(msg.find("the cutoff of atom types 1 1 changed from 1 to 1.1 during a run"),
+            std::string::npos)
+      << msg;
+}
+
+TEST(SoftAnisoWarnings, FixAdaptOfAnUnusedParameterWarns)
+{
+  // alpha_A of an iso pair does nothing: fix adapt changing it is legal but surprising
+  const std::string log = tmp_name("adapt.log");
+  {
+    LAMMPS_NS::LAMMPS::argv args = {"test", "-log",    log.c_str(), "-echo",
+                                    "none", "-screen", "none",      "-nocite"};
+    LAMMPS_NS::LAMMPS lmp(args, MPI_COMM_WORLD);
+    for (const char *c :
+         {"units lj", "atom_style hybrid sphere dipole", "region box block 0 3 0 3 0 3",
+          "create_box 2 box", "create_atoms 1 random 40 733 box", "set type 1 mass 1.0",
+          "pair_style soft/aniso 1.0", "pair_coeff * * 25 iso", "variable a equal 10",
+          "fix ad all adapt 1 pair soft/aniso alpha_A 1 2 v_a", "run 0"})
+      lmp.input->one(c);
+  }
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(log.c_str());
+  EXPECT_NE(text.str().find("alpha_A of atom types 1 2 was changed (fix adapt?), but their model "
+                            "iso does not use it"),
+            std::string::npos)
+      << text.str();
+}
+
+TEST_F(SoftAnisoLammps, TailCorrectionIsRefused)
+{
+  system("on", false);
+  cmd("pair_modify tail yes");
+  const std::string msg = s->error_of("run 0");
+  EXPECT_NE(msg.find("Pair soft/aniso has no tail correction"), std::string::npos) << msg;
+  cmd("pair_modify tail no");
+  EXPECT_EQ(s->error_of("run 0"), "");
+}
+
+TEST_F(SoftAnisoLammps, HugeDipolesGiveTheSameForcesAsUnitOnes)
+{
+  // the orientation is mu/|mu|: |mu| = 1e200 (|mu|^2 overflows) and 1e-200 (underflows)
+  // must give exactly what the unit dipoles give
+  system("on", true);
+  const State a = run0();
+  auto *atom = lmp()->atom;
+  for (int i = 0; i < atom->nlocal; ++i) {
+    const double scale = (atom->tag[i] % 2) ? 1e200 : 1e-200;
+    for (int d = 0; d < 3; ++d) atom->mu[i][d] *= scale;
+  }
+  const State b = run0();
+  double fscale, tscale;
+  EXPECT_NEAR(b.pe, a.pe, 1e-13 * std::fabs(a.pe));
+  const double df = max_diff(b.f, a.f, fscale);
+  const double dt = max_diff(b.t, a.t, tscale);
+  EXPECT_LE(df, 1e-13 * fscale);
+  EXPECT_LE(dt, 1e-13 * tscale);
+  EXPECT_GT(fscale, 1.0);
+  EXPECT_GT(tscale, 1.0);
+}
+
+TEST_F(SoftAnisoLammps, NonFiniteDipoleIsNamedAtSetup)
+{
+  system("on", false);
+  auto *atom = lmp()->atom;
+  const int i = atom->map(160);    // a Janus particle (type 2)
+  ASSERT_GE(i, 0);
+  atom->mu[i][1] = NAN;
+  std::string msg = s->error_of("run 0");
+  EXPECT_NE(msg.find("atom 160 of type 2 has a non-finite dipole moment"), std::string::npos)
+      << msg;
+  atom->mu[i][1] = INFINITY;
+  msg = s->error_of("run 0");
+  EXPECT_NE(msg.find("atom 160 of type 2 has a non-finite dipole moment"), std::string::npos)
+      << msg;
+  // and a solvent atom's dipole may be zero, but not NaN
+  const int k = atom->map(3);
+  atom->mu[i][1] = 0.5;
+  atom->mu[k][0] = NAN;
+  msg = s->error_of("run 0");
+  EXPECT_NE(msg.find("atom 3 of type 1 has a non-finite dipole moment"), std::string::npos) << msg;
+}
+
+TEST_F(SoftAnisoLammps, TypeLabelsInPairCoeff)
+{
+  // pair_coeff takes LAMMPS type labels (LAMMPS expands them before coeff())
+  system("on", false);
+  const State a = run0();
+  cmd("labelmap atom 1 W 2 J");
+  cmd("pair_coeff W W 25 iso");
+  cmd("pair_coeff W J 25 iso");
+  cmd("pair_coeff J J 396 janus 88 0.5 65 1.2");
+  const State b = run0();
+  EXPECT_EQ(b.pe, a.pe);
+  cmd("pair_coeff J J 396 janus 44 0.5 65 1.2");
+  const State c = run0();
+  EXPECT_GT(std::fabs(c.pe - a.pe), 1e-3);
+}
+
+TEST(SoftAnisoCite, CitationsAreRegistered)
+{
+  // without -nocite LAMMPS collects the citations of the styles used into the -cite file
+  const std::string file = tmp_name("cite.txt");
+  {
+    LAMMPS_NS::LAMMPS::argv args = {"test",    "-log", "none",  "-echo",     "none",
+                                    "-screen", "none", "-cite", file.c_str()};
+    LAMMPS_NS::LAMMPS lmp(args, MPI_COMM_WORLD);
+    lmp.input->one("units lj");
+    lmp.input->one("atom_style hybrid sphere dipole");
+    lmp.input->one("region box block 0 3 0 3 0 3");
+    lmp.input->one("create_box 1 box");
+    lmp.input->one("pair_style soft/aniso 1.0");
+    lmp.input->one("fix 1 all leapfrog/aniso");
+  }
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(file.c_str());
+  const std::string t = text.str();
+  EXPECT_NE(t.find("10.1002/jcc.23365"), std::string::npos) << t;            // GALAMOST
+  EXPECT_NE(t.find("Soft Matter"), std::string::npos) << t;                  // Janus model
+  EXPECT_NE(t.find("10.1080/08927029208022474"), std::string::npos) << t;    // Fincham
 }
 
 TEST_F(SoftAnisoLammps, DataFileRoundTrip)

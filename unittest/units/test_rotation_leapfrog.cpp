@@ -276,3 +276,44 @@ TEST(RotationLeapfrog, BerendsenFactor)
   EXPECT_NEAR(berendsen_lambda(0.005f, 0.3f, 1.0f, 2.0f), std::sqrt(1.0f - 0.005f / 0.3f * 0.5f),
               1e-6f);
 }
+
+TEST(RotationLeapfrog, UnitVectorScalesBeforeSquaring)
+{
+  using phys::rotation::unit_vector;
+  // (3, 4, 12) / 13 exactly, at any scale: |v|^2 would overflow (1e200) or underflow
+  // (1e-200) in double, and 1e30 overflows in float
+  for (double scale : {1.0, 1e200, 1e-200, -1e300}) {
+    const double v[3] = {3 * scale, 4 * scale, 12 * scale};
+    double n[3];
+    const double len = unit_vector(v, n);
+    const double sign = scale > 0 ? 1.0 : -1.0;
+    EXPECT_NEAR(len / (13 * std::fabs(scale)), 1.0, 1e-15) << scale;
+    EXPECT_NEAR(n[0], sign * 3.0 / 13, 1e-16) << scale;
+    EXPECT_NEAR(n[1], sign * 4.0 / 13, 1e-16) << scale;
+    EXPECT_NEAR(n[2], sign * 12.0 / 13, 1e-16) << scale;
+  }
+  const float vf[3] = {0.0f, 3e30f, -4e30f};
+  float nf[3];
+  EXPECT_NEAR(unit_vector(vf, nf) / 5e30f, 1.0f, 1e-6f);
+  EXPECT_NEAR(nf[1], 0.6f, 1e-6f);
+  EXPECT_NEAR(nf[2], -0.8f, 1e-6f);
+  // zero: length 0, n = 0
+  const double z[3] = {0.0, -0.0, 0.0};
+  double n[3] = {1, 1, 1};
+  EXPECT_EQ(unit_vector(z, n), 0.0);
+  EXPECT_EQ(n[0] * n[0] + n[1] * n[1] + n[2] * n[2], 0.0);
+  // inf or NaN in any component: NaN length (callers refuse it), n = 0
+  for (int d = 0; d < 3; ++d)
+    for (double bad : {INFINITY, -INFINITY, NAN}) {
+      double v[3] = {1.0, 2.0, 3.0};
+      v[d] = bad;
+      n[0] = n[1] = n[2] = 1.0;
+      EXPECT_TRUE(std::isnan(unit_vector(v, n))) << d << " " << bad;
+      EXPECT_EQ(n[0] * n[0] + n[1] * n[1] + n[2] * n[2], 0.0);
+    }
+  // |v| beyond the largest double: the direction is still exact, the length is inf
+  const double h[3] = {1.5e308, 1.5e308, 0.0};
+  EXPECT_TRUE(std::isinf(unit_vector(h, n)));
+  EXPECT_NEAR(n[0], std::sqrt(0.5), 2e-16);
+  EXPECT_NEAR(n[1], std::sqrt(0.5), 2e-16);
+}

@@ -1,4 +1,4 @@
-/* Units for src/physics/soft_aniso.h (MODELS.md section 2). References are independent
+/* Units for src/physics/soft_aniso.h (the GALAMOST soft anisotropic model). References are independent
    of the evaluator: energies written out again here from the angles (not the cosines the
    evaluator uses), forces and gorques from 4th-order central differences of the energy,
    the analytic Janus minimum, angular momentum conservation, the cutoff, and the i <-> j
@@ -91,7 +91,7 @@ struct Rng {
   }
 };
 
-// -------- the energy written out from the angles (MODELS.md section 2, rc scaling) -------
+// -------- the energy written out from the angles (the model's formulas, rc scaling) -------
 double a_ref(const Params &p, double th, double beta)
 {
   switch (p.model) {
@@ -363,7 +363,7 @@ TEST(SoftAniso, PatchCentreLimitOfTheGorque)
 TEST(SoftAniso, AnalyticJanusMinimum)
 {
   // th_i = th_j = 0 (f = 1): U(s) = (aR/2)(1-s)^2 - (aA/2)(s - s^2) has its minimum at
-  // s* = d = (aR + aA/2)/(aR + aA) with U = -Gamma = -aA (1 - d)/4 (MODELS.md);
+  // s* = d = (aR + aA/2)/(aR + aA) with U = -Gamma = -aA (1 - d)/4 (from dU/ds = 0);
   // aR = 396, aA = 88: d = 440/484 = 0.9091, Gamma = 2.000
   const double ar = 396, aa = 88;
   const double d = (ar + aa / 2) / (ar + aa), gamma = aa * (1 - d) / 4;
