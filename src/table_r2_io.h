@@ -1,4 +1,4 @@
-/* mesogpu: host-side construction of r^2-grid spline tables (MODELS.md section 1).
+/* mesogpu: host-side construction of r^2-grid spline tables (doc/pair_table_r2.md).
  *
  * Reads one section of a table file, in either of two forms:
  *   - a LAMMPS pair table (as VOTCA writes it):
