@@ -14,6 +14,13 @@ namespace cuda {
   int device_count();
   // "name, compute capability, memory" of device `dev`.
   std::string device_description(int dev);
+  // the device precision this engine was compiled with (MESOGPU_PRECISION), in words
+  const char *precision_name();
+  // the GPU architectures compiled for, e.g. "sm_90"
+  std::string compiled_architectures();
+  // CUDA runtime linked in and driver installed, e.g. "12.4"; the driver may be absent
+  std::string runtime_version();
+  std::string driver_version();
 
   // Evaluates a table/r2 spline at each rsq on the device, in float or double.
   // fdivr = F/r, energy = V; ok = 0 where rsq is below the table start (inner error).

@@ -15,8 +15,9 @@ spline in z through the exact knot values with the exact end slopes dU/dz. The u
 tests compare it with what table/r2 fits from gauss_soft.table and with the formula.
 Plain Python 3, no modules beyond math.
 
-With arguments, `make_gauss_soft.py A S RC KEYWORD OUTFILE`, it writes only a
-coefficient file for other parameters (the LAMMPS harness tests use one in real units).
+With arguments, `make_gauss_soft.py A S RC KEYWORD OUTFILE [UNITS]`, it writes only a
+coefficient file for other parameters (the LAMMPS harness tests use one in real units);
+UNITS, if given, goes on the file's first line (UNITS: real).
 """
 import math
 import os
@@ -68,17 +69,20 @@ def clamped_spline(v, h, s0, sn):
              (m[k + 1] - m[k]) / (6.0 * h)) for k in range(n)]
 
 
-def header():
-    return ("# soft Gaussian core, A = %g, s = %g, rc = %g, value and slope shifted to 0 "
-            "at rc\n# written by potentials/make_gauss_soft.py\n\n" % (A, S, RC))
+def header(units):
+    # first line as in LAMMPS potential files: pair_style table/r2 (and LAMMPS's own
+    # pair_style table) stop when the UNITS: named there differ from the units in use
+    first = "# DATE: 2026-11-23 UNITS: %s " % units if units else "# "
+    return (first + "soft Gaussian core, A = %g, s = %g, rc = %g, value and slope shifted "
+            "to 0 at rc\n# written by potentials/make_gauss_soft.py\n\n" % (A, S, RC))
 
 
-def write_coeff(path, keyword, n):
+def write_coeff(path, keyword, n, units):
     dz = ZC / n
     knots = [energy(math.sqrt(k * dz)) for k in range(n + 1)]
     coeff = clamped_spline(knots, dz, dudz(0.0), dudz(ZC))
     with open(path, "w") as out:
-        out.write(header())
+        out.write(header(units))
         out.write("%s\nN %d COEFF 0.0 %g\n\n" % (keyword, n, RC))
         for k, c in enumerate(coeff):
             out.write("%d %.16e %.16e %.16e %.16e\n" % (k + 1, c[0], c[1], c[2], c[3]))
@@ -86,16 +90,16 @@ def write_coeff(path, keyword, n):
 
 def main():
     global A, S, RC, ZC
-    if len(sys.argv) == 6:
+    if len(sys.argv) in (6, 7):
         A, S, RC = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
         ZC = RC * RC
-        write_coeff(sys.argv[5], sys.argv[4], 400)
+        write_coeff(sys.argv[5], sys.argv[4], 400, sys.argv[6] if len(sys.argv) == 7 else None)
         return
     here = os.path.dirname(os.path.abspath(__file__))
 
     n = 501
     with open(os.path.join(here, "gauss_soft.table"), "w") as out:
-        out.write(header())
+        out.write(header("lj"))
         out.write("GAUSS_SOFT\nN %d R 0.0 %g\n\n" % (n, RC))
         for i in range(n):
             r = RC * i / (n - 1)
@@ -108,7 +112,7 @@ def main():
             r = RC * i / (n - 1)
             out.write("%d %.10f %.16e %.16e\n" % (i, r, energy(r), force(r)))
 
-    write_coeff(os.path.join(here, "gauss_soft.coeff"), "GAUSS_SOFT", 400)
+    write_coeff(os.path.join(here, "gauss_soft.coeff"), "GAUSS_SOFT", 400, "lj")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 /* -*- c++ -*- ----------------------------------------------------------
    mesogpu - command "mesogpu info": prints how the plugin was built (version,
-   CUDA engine, precision) and the CUDA devices this process can see.
+   the styles it registered, CUDA architecture and precision) and the CUDA
+   runtime, driver and devices this process can see.
 ------------------------------------------------------------------------- */
 
 #ifndef MESOGPU_MESOGPU_INFO_H
@@ -17,5 +18,9 @@ class MesogpuInfo : public Command {
 };
 
 }    // namespace LAMMPS_NS
+
+// the DSO handle LAMMPS gave lammpsplugin_init (mesogpu_plugin.cpp): identifies this
+// plugin's entries in LAMMPS's plugin registry
+void *mesogpu_plugin_handle();
 
 #endif

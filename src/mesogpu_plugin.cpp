@@ -20,9 +20,15 @@
 #include <cstring>
 #endif
 
+// LAMMPS's plugin registry (src/PLUGIN/plugin.h is not among the installed headers)
+namespace LAMMPS_NS {
+int plugin_find(const char *, const char *);
+}
+
 using namespace LAMMPS_NS;
 
 namespace {
+void *this_handle = nullptr;
 // LAMMPS's two factory signatures: (lmp) for pair/bond/angle/dihedral/command styles,
 // (lmp, narg, arg) for fix and run styles
 template <class Style> void *create1(LAMMPS *lmp)
@@ -39,8 +45,14 @@ struct Registrar {
   void *lmp;
   lammpsplugin_t plugin;
 
+  // LAMMPS calls lammpsplugin_init again for every 'plugin load' of this file and, after
+  // 'clear', from LAMMPS_PLUGIN_PATH; a style it already has (restored from its registry)
+  // is not registered a second time
+  static bool known(const char *style, const char *name) { return plugin_find(style, name) >= 0; }
+
   template <class Style> void add1(const char *style, const char *name, const char *info)
   {
+    if (known(style, name)) return;
     plugin.style = style;
     plugin.name = name;
     plugin.info = info;
@@ -49,6 +61,7 @@ struct Registrar {
   }
   template <class Style> void add2(const char *style, const char *name, const char *info)
   {
+    if (known(style, name)) return;
     plugin.style = style;
     plugin.name = name;
     plugin.info = info;
@@ -58,8 +71,14 @@ struct Registrar {
 };
 }    // namespace
 
+void *mesogpu_plugin_handle()
+{
+  return this_handle;
+}
+
 extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
 {
+  this_handle = handle;
   Registrar r{(lammpsplugin_regfunc) regfunc, lmp, {}};
   r.plugin.version = LAMMPS_VERSION;
   r.plugin.author = "mesogpu developers";

@@ -6,15 +6,18 @@
 #include "pair_table_r2.h"
 
 #include "atom.h"
+#include "citeme.h"
 #include "comm.h"
 #include "error.h"
 #include "force.h"
 #include "memory.h"
 #include "neigh_list.h"
 #include "table_r2_io.h"
+#include "update.h"
 
 #include <cmath>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 using namespace LAMMPS_NS;
@@ -22,12 +25,29 @@ using mesogpu::physics::EvaluatorTableR2;
 using mesogpu::physics::InnerMode;
 using mesogpu::physics::TableR2View;
 
+static const char cite_pair_table_r2[] =
+    "pair table/r2 command: doi:10.1002/jcc.23365\n\n"
+    "@Article{Zhu13,\n"
+    " author = {Y.-L. Zhu and H. Liu and Z.-W. Li and H.-J. Qian and G. Milano and Z.-Y. Lu},\n"
+    " title = {{GALAMOST}: {GPU}-Accelerated Large-Scale Molecular Simulation Toolkit},\n"
+    " journal = {J.~Comput.\\ Chem.},\n"
+    " year = 2013,\n"
+    " volume = 34,\n"
+    " pages = {2197--2211},\n"
+    " doi = {10.1002/jcc.23365}\n"
+    "}\n\n";
+
+// a resampled spline whose energy or force differs from the table by more than this
+// (relative to the table's largest |E| resp. |F|) draws a warning
+static constexpr double SPLINE_TOLERANCE = 1e-4;
+
 /* ---------------------------------------------------------------------- */
 
 PairTableR2::PairTableR2(LAMMPS *lmp) :
     Pair(lmp), n_intervals(0), inner(InnerMode::error), tabindex(nullptr), cut(nullptr),
     offset(nullptr)
 {
+  if (lmp->citeme) lmp->citeme->add(cite_pair_table_r2);
   restartinfo = 1;    // the fitted coefficients travel in the restart file
   writedata = 1;      // data files record file, keyword and cutoff of each pair
   single_enable = 1;
@@ -219,6 +239,95 @@ void PairTableR2::bcast_table(Table &t)
 }
 
 /* ----------------------------------------------------------------------
+   rank 0: find the file the LAMMPS way (as given, else in the folders of
+   LAMMPS_POTENTIALS), check its UNITS: line against the units in use (metal and
+   real are converted, as pair_style table does), read and fit the section.
+   Problems that must stop the run go to message or throw TableR2Error.
+------------------------------------------------------------------------- */
+
+void PairTableR2::read_table(Table &t, std::string &message)
+{
+  const std::string path = utils::get_potential_file_path(t.file);
+  if (path.empty()) {
+    const char *env = getenv("LAMMPS_POTENTIALS");
+    message = fmt::format("file {}: cannot open file (looked in the working directory and in "
+                          "LAMMPS_POTENTIALS = {})",
+                          t.file, env ? env : "(not set)");
+    return;
+  }
+
+  const std::string date = utils::get_potential_date(path, "pair table/r2");
+  if (!date.empty())
+    utils::logmesg(lmp, "Reading pair table/r2 file {} with DATE: {}\n", path, date);
+  const std::string units = utils::get_potential_units(path, "pair table/r2");
+  const std::string unit_style = update->unit_style;
+  double energy_factor = 1.0;
+  if (!units.empty() && units != unit_style) {
+    if (units == "metal" && unit_style == "real")
+      energy_factor = utils::get_conversion_factor(utils::ENERGY, utils::METAL2REAL);
+    else if (units == "real" && unit_style == "metal")
+      energy_factor = utils::get_conversion_factor(utils::ENERGY, utils::REAL2METAL);
+    else {
+      message = fmt::format("file {} requires {} units (its UNITS: line) but {} units are in use",
+                            path, units, unit_style);
+      return;
+    }
+    error->warning(FLERR, "Pair table/r2: converting table '{}' of file {} from {} to {} units",
+                   t.keyword, path, units, unit_style);
+  }
+
+  mesogpu::TableR2Section section = mesogpu::read_table_r2_section(path, t.keyword);
+  if (energy_factor != 1.0) mesogpu::scale_table_r2_energy(section, energy_factor);
+  if (section.r_mismatch > 0)
+    error->warning(FLERR,
+                   "Pair table/r2: {} of {} r values of table '{}' in file {} differ by more than "
+                   "1e-6 relative from the grid its R/RSQ parameters define; the grid is used",
+                   section.r_mismatch, section.n, t.keyword, path);
+
+  if (section.f_mismatch > 0)
+    error->warning(FLERR,
+                   "Pair table/r2: {} of {} forces of table '{}' in file {} differ from -dE/dr of "
+                   "its energies (central differences) by more than 0.01 x max |F|, up to {:.3g} x "
+                   "max |F| at r = {:.6g}; the resampling uses F as the slope of E",
+                   section.f_mismatch, section.n, t.keyword, path, section.f_mismatch_max,
+                   section.f_mismatch_r);
+
+  mesogpu::TableR2Spline spline = mesogpu::make_table_r2_spline(section, t.cut, n_intervals);
+  if (section.kind == mesogpu::TableR2Section::Kind::coefficients) {
+    const double jump = mesogpu::table_r2_max_c0_jump(spline);
+    if (jump > 1e-6)
+      error->warning(FLERR,
+                     "Pair table/r2: coefficients of '{}' in {} are not continuous (largest "
+                     "energy jump between intervals {:.3g} relative)",
+                     t.keyword, path, jump);
+  } else {
+    // the resampled spline against the samples it came from; if that is poor, the same
+    // for twice as many intervals tells the user whether a larger N helps
+    const auto acc = mesogpu::table_r2_spline_accuracy(section, spline);
+    if (acc.err_e > SPLINE_TOLERANCE || acc.err_f > SPLINE_TOLERANCE) {
+      std::string finer;
+      if (n_intervals <= 50000000) {
+        const auto acc2 = mesogpu::table_r2_spline_accuracy(
+            section, mesogpu::make_table_r2_spline(section, t.cut, 2 * n_intervals));
+        finer = fmt::format("; with N = {} they would be {:.3g} and {:.3g}", 2 * n_intervals,
+                            acc2.err_e, acc2.err_f);
+      }
+      error->warning(FLERR,
+                     "Pair table/r2: the spline of N = {} intervals misses table '{}' of file {}: "
+                     "energy error up to {:.3g} x max |E| ({:.4g}) at r = {:.6g}, force error up "
+                     "to {:.3g} x max |F| ({:.4g}) at r = {:.6g} (tolerance {:g}){}. Increase N",
+                     n_intervals, t.keyword, path, acc.err_e, acc.scale_e, acc.r_e, acc.err_f,
+                     acc.scale_f, acc.r_f, SPLINE_TOLERANCE, finer);
+    }
+  }
+  if (t.cut == 0.0) t.cut = std::sqrt(spline.z_hi());
+  t.n = spline.n;
+  t.z_lo = spline.z_lo;
+  t.dz = spline.dz;
+  t.coeff = std::move(spline.coeff);
+}
+
+/* ----------------------------------------------------------------------
    pair_coeff I J file keyword [cutoff]
 ------------------------------------------------------------------------- */
 
@@ -248,21 +357,7 @@ void PairTableR2::coeff(int narg, char **arg)
   std::string message;
   if (comm->me == 0) {
     try {
-      mesogpu::TableR2Section section = mesogpu::read_table_r2_section(t.file, t.keyword);
-      mesogpu::TableR2Spline spline = mesogpu::make_table_r2_spline(section, cut_one, n_intervals);
-      if (section.kind == mesogpu::TableR2Section::Kind::coefficients) {
-        const double jump = mesogpu::table_r2_max_c0_jump(spline);
-        if (jump > 1e-6)
-          error->warning(FLERR,
-                         "Pair table/r2: coefficients of '{}' in {} are not continuous (largest "
-                         "energy jump between intervals {:.3g} relative)",
-                         t.keyword, t.file, jump);
-      }
-      if (cut_one == 0.0) t.cut = std::sqrt(spline.z_hi());
-      t.n = spline.n;
-      t.z_lo = spline.z_lo;
-      t.dz = spline.dz;
-      t.coeff = std::move(spline.coeff);
+      read_table(t, message);
     } catch (mesogpu::TableR2Error &e) {
       message = e.what();
     } catch (std::exception &e) {
@@ -299,6 +394,10 @@ void PairTableR2::coeff(int narg, char **arg)
 
 double PairTableR2::init_one(int i, int j)
 {
+  // a tail correction needs the potential beyond the cutoff, which a table does not have
+  if (tail_flag)
+    error->all(FLERR, "Pair style table/r2 does not support 'pair_modify tail yes' (a table "
+                      "ends at its cutoff; there is no analytic tail to integrate)");
   if (setflag[i][j] == 0)
     error->all(FLERR,
                "Pair table/r2: no table for atom types {} {} (tables are never mixed; give a "

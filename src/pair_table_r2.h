@@ -59,6 +59,7 @@ class PairTableR2 : public Pair {
   mesogpu::physics::TableR2View<double> view(int itable) const;
   [[noreturn]] void below_table(int itable, double rsq, tagint itag, tagint jtag);
   void bcast_table(Table &t);
+  void read_table(Table &t, std::string &message);
 };
 
 }    // namespace LAMMPS_NS

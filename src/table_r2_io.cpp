@@ -2,6 +2,8 @@
 
 #include "table_r2_io.h"
 
+#include "physics/table_r2.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -120,6 +122,7 @@ TableR2Section read_table_r2_section(const std::string &file, const std::string 
   TableR2Section s;
   s.file = file;
   s.keyword = keyword;
+  s.keyword_line = rd.lineno;
 
   // parameter line
   if (!rd.next(w)) rd.fail("end of file after keyword '" + keyword + "', expected 'N n ...'");
@@ -188,13 +191,22 @@ TableR2Section read_table_r2_section(const std::string &file, const std::string 
     }
   }
 
-  // a longer section than announced means N is wrong: say so instead of ignoring lines
-  if (rd.next(w) && w.size() == nfield) {
-    const char *s0 = w[0].c_str();
-    char *end = nullptr;
-    long idx = std::strtol(s0, &end, 10);
-    if (end != s0 && *end == '\0' && idx == n + 1)
-      rd.fail("keyword '" + keyword + "' has more data lines than N = " + std::to_string(n));
+  // the rest of the file: a longer section than announced means N is wrong, and a
+  // second section of the same name would be silently shadowed: both are errors
+  bool first_after = true;
+  while (rd.next(w)) {
+    if (first_after && w.size() == nfield) {
+      const char *s0 = w[0].c_str();
+      char *end = nullptr;
+      long idx = std::strtol(s0, &end, 10);
+      if (end != s0 && *end == '\0' && idx == n + 1)
+        rd.fail("keyword '" + keyword + "' has more data lines than N = " + std::to_string(n));
+    }
+    first_after = false;
+    if (w[0] == keyword)
+      rd.fail("keyword '" + keyword + "' appears twice, at lines " +
+              std::to_string(s.keyword_line) + " and " + std::to_string(rd.lineno) +
+              " (section names must be unique)");
   }
 
   if (coeff) {
@@ -202,10 +214,35 @@ TableR2Section read_table_r2_section(const std::string &file, const std::string 
     s.r_hi = hi;
   } else if (spacing) {
     // as LAMMPS does: with R or RSQ the grid is defined by lo/hi, listed r are ignored
+    // (and, as LAMMPS does, counted when they disagree with it, for a warning)
     for (int i = 0; i < s.n; ++i) {
       double t = static_cast<double>(i) / (s.n - 1);
-      s.r[i] = (spacing == 1) ? lo + (hi - lo) * t : std::sqrt(lo * lo + (hi * hi - lo * lo) * t);
+      double r = (spacing == 1) ? lo + (hi - lo) * t : std::sqrt(lo * lo + (hi * hi - lo * lo) * t);
+      if (std::fabs(r - s.r[i]) > 1e-6 * std::max(std::fabs(r), std::fabs(s.r[i]))) ++s.r_mismatch;
+      s.r[i] = r;
     }
+  }
+  if (!coeff) {
+    // the resampling takes F as the slope of E: a force column that does not belong to
+    // the energies (wrong sign, other units, another potential) shapes E between samples
+    std::vector<double> fc(s.n, 0.0);
+    double fmax = 0.0;
+    for (int i = 1; i + 1 < s.n; ++i) {
+      fc[i] = -(s.e[i + 1] - s.e[i - 1]) / (s.r[i + 1] - s.r[i - 1]);
+      fmax = std::max(fmax, std::fabs(fc[i]));
+    }
+    for (double f : s.f) fmax = std::max(fmax, std::fabs(f));
+    for (int i = 1; i + 1 < s.n; ++i) {
+      const double d = std::fabs(s.f[i] - fc[i]);
+      if (d > 0.01 * fmax) {
+        ++s.f_mismatch;
+        if (d > s.f_mismatch_max) {
+          s.f_mismatch_max = d;
+          s.f_mismatch_r = s.r[i];
+        }
+      }
+    }
+    if (fmax > 0.0) s.f_mismatch_max /= fmax;
   }
   if (!coeff && s.r.front() == 0.0 && !std::isfinite(s.e.front()))
     throw TableR2Error(file, s.first_data_line, "E(r = 0) is not finite");
@@ -311,7 +348,71 @@ TableR2Spline make_table_r2_spline(const TableR2Section &s, double cutoff, int n
   const double r_end = std::min(cutoff, r_hi);
   const double slope_hi = dedr_hi / (2.0 * r_end);
   t.coeff = fit_cubic_spline(v, t.dz, slope_lo, slope_hi);
+  // finite samples can still overflow the fit (|E| near DBL_MAX, huge slopes)
+  for (double c : t.coeff)
+    if (!std::isfinite(c))
+      throw TableR2Error(s.file, s.first_data_line,
+                         "the spline fitted to table '" + s.keyword +
+                             "' is not finite (energies or forces too large)");
   return t;
+}
+
+void scale_table_r2_energy(TableR2Section &s, double factor)
+{
+  for (double &x : s.e) x *= factor;
+  for (double &x : s.f) x *= factor;
+  for (double &x : s.coeff) x *= factor;
+}
+
+TableR2Accuracy table_r2_spline_accuracy(const TableR2Section &s, const TableR2Spline &t)
+{
+  TableR2Accuracy acc;
+  if (s.kind != TableR2Section::Kind::samples || t.n < 1) return acc;
+  physics::TableR2View<double> view;
+  view.coeff = t.coeff.data();
+  view.z_lo = t.z_lo;
+  view.dz = t.dz;
+  view.inv_dz = 1.0 / t.dz;
+  view.n = t.n;
+  view.inner = physics::InnerMode::clamp;    // rounding at r_lo must not count as "below"
+  const double r_lo = s.r.front();
+  const double r_end = std::sqrt(t.z_hi()) * (1.0 + 1e-12);
+
+  // reference points: the samples themselves and the midpoints between them
+  std::vector<double> rr, ee, ff;
+  for (size_t i = 0; i < s.r.size() && s.r[i] <= r_end; ++i) {
+    rr.push_back(s.r[i]);
+    ee.push_back(s.e[i]);
+    ff.push_back(s.f[i]);
+    if (i + 1 < s.r.size()) {
+      const double rm = 0.5 * (s.r[i] + s.r[i + 1]);
+      if (rm > r_end) break;
+      double e, dedr;
+      hermite(s, rm, e, dedr);
+      rr.push_back(rm);
+      ee.push_back(e);
+      ff.push_back(-dedr);
+    }
+  }
+  double de = 0.0, df = 0.0;
+  for (size_t i = 0; i < rr.size(); ++i) {
+    double fdivr, e;
+    physics::EvaluatorTableR2<double>(std::max(rr[i] * rr[i], r_lo * r_lo), view)
+        .evaluate(fdivr, e);
+    acc.scale_e = std::max(acc.scale_e, std::fabs(ee[i]));
+    acc.scale_f = std::max(acc.scale_f, std::fabs(ff[i]));
+    if (std::fabs(e - ee[i]) > de) {
+      de = std::fabs(e - ee[i]);
+      acc.r_e = rr[i];
+    }
+    if (std::fabs(fdivr * rr[i] - ff[i]) > df) {
+      df = std::fabs(fdivr * rr[i] - ff[i]);
+      acc.r_f = rr[i];
+    }
+  }
+  acc.err_e = acc.scale_e > 0.0 ? de / acc.scale_e : de;
+  acc.err_f = acc.scale_f > 0.0 ? df / acc.scale_f : df;
+  return acc;
 }
 
 double table_r2_max_c0_jump(const TableR2Spline &t)

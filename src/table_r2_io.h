@@ -1,4 +1,4 @@
-/* mesogpu: host-side construction of r^2-grid spline tables (MODELS.md section 1).
+/* mesogpu: host-side construction of r^2-grid spline tables (doc/pair_table_r2.md).
  *
  * Reads one section of a table file, in either of two forms:
  *   - a LAMMPS pair table (as VOTCA writes it):
@@ -43,6 +43,12 @@ struct TableR2Section {
   std::vector<double> r, e, f;      // samples: r (after R/RSQ if given), energy, force
   double r_lo = 0.0, r_hi = 0.0;    // coefficients: grid bounds in r
   std::vector<double> coeff;        // coefficients: 4 n values
+  int keyword_line = 0;             // line of the keyword (for messages)
+  int r_mismatch = 0;               // samples with R/RSQ: listed r off the grid by > 1e-6 relative
+  // samples: forces that differ from -dE/dr of the listed energies (central difference)
+  // by more than 1% of the largest |F|, the largest such difference and where
+  int f_mismatch = 0;
+  double f_mismatch_max = 0.0, f_mismatch_r = 0.0;
 };
 
 // A ready table: what the evaluator needs (see src/physics/table_r2.h).
@@ -65,6 +71,21 @@ TableR2Spline make_table_r2_spline(const TableR2Section &section, double cutoff,
 // that is not finite selects a natural end (zero second derivative) there.
 std::vector<double> fit_cubic_spline(const std::vector<double> &v, double h, double slope_lo,
                                      double slope_hi);
+
+// Multiplies every energy (E and F of samples, all coefficients): unit conversion.
+void scale_table_r2_energy(TableR2Section &section, double factor);
+
+// How well a spline fitted from samples reproduces them: at every sample inside the
+// spline's range (the listed E and F) and at the midpoint between neighbouring
+// samples (the Hermite interpolant of the samples), the largest |error| of energy and
+// force, each relative to the largest |E| resp. |F| there, and the r where it occurs.
+struct TableR2Accuracy {
+  double err_e = 0.0, err_f = 0.0;    // relative errors
+  double r_e = 0.0, r_f = 0.0;        // where they occur
+  double scale_e = 0.0, scale_f = 0.0;
+};
+TableR2Accuracy table_r2_spline_accuracy(const TableR2Section &section,
+                                         const TableR2Spline &spline);
 
 // Largest jump of the energy between neighbouring intervals, relative to the largest
 // |c0|; a coefficient table written from one spline has ~1e-15.

@@ -1,5 +1,5 @@
-/* mesogpu: tabulated pair potential on a uniform r^2 grid (MODELS.md section 1,
- * GALAMOST eq. 11-12).
+/* mesogpu: tabulated pair potential on a uniform r^2 grid, as in GALAMOST (Y.-L. Zhu
+ * et al., J. Comput. Chem. 34, 2197 (2013), doi:10.1002/jcc.23365).
  *
  * The energy is one C2-continuous cubic spline in z = r^2. Interval k covers
  * [z_k, z_k + dz) with z_k = z_lo + k dz, and with delta = z - z_k

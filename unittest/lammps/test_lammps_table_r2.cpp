@@ -15,8 +15,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <mpi.h>
+#include <sys/stat.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -105,6 +108,29 @@ class TableR2Lammps : public ::testing::Test {
     return f;
   }
   double pressure() { return lammps_get_thermo(lmp, "press"); }
+  // what the commands write to the log (warnings included)
+  std::string output_of(const std::vector<std::string> &lines)
+  {
+    const std::string log = tmp_name("out.log");
+    cmd("log " + log);
+    for (const auto &l : lines) cmd(l);
+    cmd("log none");
+    std::ifstream in(log);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove(log.c_str());
+    return text;
+  }
+  void two_atoms(double r, const char *units = "lj")
+  {
+    cmd(std::string("units ") + units);
+    cmd("atom_style atomic");
+    cmd("atom_modify map array");
+    cmd("region box block -5 5 -5 5 -5 5");
+    cmd("create_box 1 box");
+    cmd("create_atoms 1 single 0 0 0 units box");
+    cmd("create_atoms 1 single " + std::to_string(r) + " 0 0 units box");
+    cmd("mass 1 1.0");
+  }
 };
 
 double max_abs_diff(const std::vector<double> &a, const std::vector<double> &b, double &scale)
@@ -288,6 +314,200 @@ TEST_F(TableR2Lammps, CommandErrorsNameTheProblem)
   cmd("mass * 1.0");
   msg = error_of("run 0");
   EXPECT_NE(msg.find("no table for atom types 1 2"), std::string::npos) << msg;
+}
+
+TEST_F(TableR2Lammps, TailIsRefused)
+{
+  lj_system();
+  cmd("pair_style table/r2 1000");
+  cmd("pair_coeff * * " + table + " LJ");
+  cmd("pair_modify tail yes");
+  const std::string msg = error_of("run 0 post no");
+  EXPECT_NE(msg.find("does not support 'pair_modify tail yes'"), std::string::npos) << msg;
+  cmd("pair_modify tail no");
+  EXPECT_EQ(error_of("run 0 post no"), "");
+}
+
+TEST_F(TableR2Lammps, DuplicateKeywordIsRefused)
+{
+  two_atoms(1.2);
+  const std::string dup = tmp_name("dup.table");
+  std::ofstream(dup) << "# two sections of one name\nAA\nN 2 R 1 2\n\n1 1 1 0\n2 2 0 0\n\n"
+                        "AA\nN 2 R 1 2\n\n1 1 5 0\n2 2 0 0\n";
+  cmd("pair_style table/r2 100");
+  const std::string msg = error_of("pair_coeff 1 1 " + dup + " AA");
+  std::remove(dup.c_str());
+  EXPECT_NE(msg.find("file " + dup + " line 8: keyword 'AA' appears twice, at lines 2 and 8"),
+            std::string::npos)
+      << msg;
+}
+
+TEST_F(TableR2Lammps, CoarseSplineWarns)
+{
+  two_atoms(1.2);
+  // N = 2 on LJ: the energy at r = 1.2 is off by far more than the tolerance
+  std::string out = output_of({"pair_style table/r2 2", "pair_coeff 1 1 " + table + " LJ"});
+  EXPECT_NE(out.find("WARNING: Pair table/r2: the spline of N = 2 intervals misses table 'LJ'"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("with N = 4 they would be"), std::string::npos) << out;
+  // the settings of the examples and of the tests above are accurate: no warning
+  out = output_of({"pair_style table/r2 4000", "pair_coeff 1 1 " + table + " LJ",
+                   "pair_style table/r2 1000",
+                   "pair_coeff 1 1 " MESOGPU_POTENTIALS_DIR "/gauss_soft.table GAUSS_SOFT",
+                   "pair_coeff 1 1 " MESOGPU_POTENTIALS_DIR "/gauss_soft.coeff GAUSS_SOFT"});
+  EXPECT_EQ(out.find("WARNING"), std::string::npos) << out;
+}
+
+TEST_F(TableR2Lammps, InconsistentForcesWarn)
+{
+  // F = 0 everywhere while E varies: the force column does not belong to the energies
+  two_atoms(1.2);
+  const std::string bad = tmp_name("flat_f.table");
+  {
+    std::ofstream out(bad);
+    out << "BAD\nN 200 R 0.9 2.5\n\n";
+    for (int i = 0; i < 200; ++i) {
+      const double r = 0.9 + 1.6 * i / 199.0;
+      out << i + 1 << " " << r << " " << lj_e(r) << " 0.0\n";
+    }
+  }
+  std::string out = output_of({"pair_style table/r2 1000", "pair_coeff 1 1 " + bad + " BAD"});
+  std::remove(bad.c_str());
+  EXPECT_NE(out.find(" of 200 forces of table 'BAD' in file " + bad + " differ from -dE/dr"),
+            std::string::npos)
+      << out;
+  // analytic forces pass
+  out = output_of({"pair_coeff 1 1 " + table + " LJ"});
+  EXPECT_EQ(out.find("differ from -dE/dr"), std::string::npos) << out;
+}
+
+TEST_F(TableR2Lammps, ListedRDifferingFromGridWarns)
+{
+  two_atoms(1.2);
+  const std::string off = tmp_name("off.table");
+  std::ofstream(off) << "OFF\nN 3 R 1.0 2.0\n\n1 1.0 2 2\n2 1.7 1 1\n3 2.0 0 0\n";
+  const std::string out = output_of({"pair_style table/r2 10", "pair_coeff 1 1 " + off + " OFF"});
+  std::remove(off.c_str());
+  EXPECT_NE(out.find("1 of 3 r values of table 'OFF'"), std::string::npos) << out;
+}
+
+// a table in its own folder, found through LAMMPS_POTENTIALS by its bare name from a
+// working directory that does not hold it; read_data finds it the same way
+TEST_F(TableR2Lammps, FindsTablesThroughLammpsPotentials)
+{
+  const std::string dir = tmp_name("potdir");
+  ASSERT_EQ(mkdir(dir.c_str(), 0755), 0);
+  char cwd[4096];
+  ASSERT_NE(getcwd(cwd, sizeof cwd), nullptr);
+  const std::string abs_dir = std::string(cwd) + "/" + dir;
+  const std::string bare = "lj_found_" + std::to_string(getpid()) + ".table";
+  std::rename(table.c_str(), (abs_dir + "/" + bare).c_str());
+  const char *old = getenv("LAMMPS_POTENTIALS");
+  const std::string saved = old ? old : "";
+  setenv("LAMMPS_POTENTIALS", ("/nonexistent:" + abs_dir).c_str(), 1);
+
+  two_atoms(1.3);
+  cmd("pair_style table/r2 4000");
+  std::string msg = error_of("pair_coeff 1 1 " + bare + " LJ 2.0");
+  EXPECT_EQ(msg, "");
+  EXPECT_NEAR(pe(), lj_e(1.3), 1e-9);
+  // a relative path that does not exist here falls back to its name in those folders
+  EXPECT_EQ(error_of("pair_coeff 1 1 ../elsewhere/" + bare + " LJ 2.0"), "");
+
+  const std::string data = tmp_name("pot.data");
+  cmd("pair_coeff 1 1 " + bare + " LJ 2.0");
+  cmd("write_data " + data + " pair ij");
+  cmd("clear");
+  cmd("units lj");
+  cmd("atom_style atomic");
+  cmd("pair_style table/r2 4000");
+  cmd("read_data " + data);
+  std::remove(data.c_str());
+  EXPECT_NEAR(pe(), lj_e(1.3), 1e-9);
+
+  // without the variable the bare name is not found, and the message says where it looked
+  unsetenv("LAMMPS_POTENTIALS");
+  msg = error_of("pair_coeff 1 1 " + bare + " LJ 2.0");
+  EXPECT_NE(msg.find("file " + bare +
+                     ": cannot open file (looked in the working directory and "
+                     "in LAMMPS_POTENTIALS = (not set))"),
+            std::string::npos)
+      << msg;
+  if (old) setenv("LAMMPS_POTENTIALS", saved.c_str(), 1);
+  std::remove((abs_dir + "/" + bare).c_str());
+  rmdir(dir.c_str());
+}
+
+TEST_F(TableR2Lammps, UnitsLineIsChecked)
+{
+  const std::string real = tmp_name("real.table");
+  {
+    std::ofstream out(real);
+    out << "# DATE: 2026-11-23 UNITS: real CONTRIBUTOR: test\n\nLJ\nN 200 R 0.9 2.5\n\n";
+    out.precision(17);
+    for (int i = 0; i < 200; ++i) {
+      const double r = 0.9 + 1.6 * i / 199.0;
+      out << i + 1 << " " << r << " " << lj_e(r) << " " << lj_f(r) << "\n";
+    }
+  }
+  two_atoms(1.3, "lj");
+  cmd("pair_style table/r2 1000");
+  const std::string msg = error_of("pair_coeff 1 1 " + real + " LJ");
+  EXPECT_NE(msg.find("file " + real +
+                     " requires real units (its UNITS: line) but lj units are "
+                     "in use"),
+            std::string::npos)
+      << msg;
+  // the units it names are accepted
+  cmd("clear");
+  two_atoms(1.3, "real");
+  cmd("pair_style table/r2 1000");
+  EXPECT_EQ(error_of("pair_coeff 1 1 " + real + " LJ"), "");
+  std::remove(real.c_str());
+}
+
+TEST_F(TableR2Lammps, MetalTableConvertsToRealLikePairTable)
+{
+  // LAMMPS's own pair_style table converts metal <-> real; table/r2 must agree with it
+  const std::string metal = tmp_name("metal.table");
+  {
+    std::ofstream out(metal);
+    out << "# UNITS: metal\n\nLJ\nN 2000 R 0.9 2.5\n\n";
+    out.precision(17);
+    for (int i = 0; i < 2000; ++i) {
+      const double r = 0.9 + 1.6 * i / 1999.0;
+      out << i + 1 << " " << r << " " << lj_e(r) << " " << lj_f(r) << "\n";
+    }
+  }
+  two_atoms(1.3, "real");
+  std::string out = output_of({"pair_style table/r2 4000", "pair_coeff 1 1 " + metal + " LJ"});
+  EXPECT_NE(out.find("converting table 'LJ' of file " + metal + " from metal to real units"),
+            std::string::npos)
+      << out;
+  const double e_r2 = pe();
+  cmd("pair_style table spline 2000");
+  cmd("pair_coeff 1 1 " + metal + " LJ");
+  const double e_table = pe();
+  std::remove(metal.c_str());
+  EXPECT_GT(std::fabs(e_r2), 10.0 * std::fabs(lj_e(1.3)));    // converted, not as written
+  EXPECT_NEAR(e_r2, e_table, 1e-5 * std::fabs(e_table));
+}
+
+TEST(TableR2Cite, CitesGalamost)
+{
+  const std::string cite = tmp_name("cite.bib");
+  LAMMPS::argv args = {"test",    "-log", "none",  "-echo",     "none",
+                       "-screen", "none", "-cite", cite.c_str()};
+  auto *lmp = new LAMMPS(args, MPI_COMM_WORLD);
+  lmp->input->one("units lj");
+  lmp->input->one("pair_style table/r2 100");
+  std::ifstream in(cite);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  delete lmp;
+  std::remove(cite.c_str());
+  EXPECT_NE(text.find("pair table/r2 command: doi:10.1002/jcc.23365"), std::string::npos) << text;
+  EXPECT_NE(text.find("J.~Comput.\\ Chem."), std::string::npos) << text;
 }
 
 int main(int argc, char **argv)

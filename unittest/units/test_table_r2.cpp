@@ -491,3 +491,111 @@ TEST(TableR2Reader, CoefficientCutoffOutside)
   expect_error("POT\nN 2 COEFF 0.5 1.0\n1 1 2 3 4\n2 1 2 3 4\n", "POT", 0, "lies outside table",
                1.2);
 }
+
+TEST(TableR2Reader, DuplicateKeyword)
+{
+  // the second section of the same name would be silently shadowed
+  expect_error(good + "\nOTHER\nN 2\n1 0.5 1 1\n2 0.7 0 0\n\nPOT\nN 2\n1 0.5 1 1\n2 0.7 0 0\n",
+               "POT", 14, "keyword 'POT' appears twice, at lines 2 and 14");
+}
+
+TEST(TableR2Reader, DuplicateKeywordRightAfterSection)
+{
+  expect_error(good + "POT\nN 2\n1 0.5 1 1\n2 0.7 0 0\n", "POT", 8,
+               "keyword 'POT' appears twice, at lines 2 and 8");
+}
+
+TEST(TableR2Reader, CoefficientNotFinite)
+{
+  expect_error("POT\nN 1 COEFF 0.0 1.0\n1 1 inf 0 0\n", "POT", 3,
+               "a coefficient is not a finite number");
+}
+
+TEST(TableR2Reader, RangeNotFinite)
+{
+  expect_error("POT\nN 2 R 1 nan\n", "POT", 2, "hi is not a finite number");
+}
+
+TEST(TableR2Reader, SplineOverflowIsAnError)
+{
+  // finite samples whose spline is not: E of +-1e308 between neighbours
+  expect_error("POT\nN 3 R 1.0 2.0\n1 1.0 1e308 1e308\n2 1.5 -1e308 -1e308\n3 2.0 1e308 0\n", "POT",
+               3, "is not finite (energies or forces too large)");
+}
+
+TEST(TableR2Reader, ListedRBesideTheGridIsCounted)
+{
+  std::string file =
+      temp_file("POT\nN 4 RSQ 1.0 2.0\n1 1.0 3 2\n2 1.3 2 1\n3 1.6 1 1\n4 2.0 0 0\n");
+  auto s = mesogpu::read_table_r2_section(file, "POT");
+  std::remove(file.c_str());
+  // RSQ: r_i = sqrt(1 + 3 i/3) = 1, 1.414, 1.732, 2: the middle two are listed wrong
+  EXPECT_EQ(s.r_mismatch, 2);
+  EXPECT_NEAR(s.r[1], std::sqrt(2.0), 1e-15);
+}
+
+TEST(TableR2Reader, ForcesNotMatchingEnergiesAreCounted)
+{
+  // E = 1/r with F = +1/r^2 (should be -dE/dr = 1/r^2 ... i.e. right) and one sign flip
+  std::string text = "POT\nN 50 R 1.0 2.0\n";
+  char line[128];
+  for (int i = 0; i < 50; ++i) {
+    const double r = 1.0 + i / 49.0;
+    const double f = (i == 20) ? -1.0 / (r * r) : 1.0 / (r * r);
+    snprintf(line, sizeof line, "%d %.17g %.17g %.17g\n", i + 1, r, 1.0 / r, f);
+    text += line;
+  }
+  std::string file = temp_file(text);
+  auto s = mesogpu::read_table_r2_section(file, "POT");
+  std::remove(file.c_str());
+  EXPECT_EQ(s.f_mismatch, 1);
+  EXPECT_NEAR(s.f_mismatch_r, 1.0 + 20 / 49.0, 1e-12);
+  EXPECT_NEAR(s.f_mismatch_max, 2.0 / std::pow(1.0 + 20 / 49.0, 2), 1e-3);
+}
+
+// ---- accuracy estimate of a resampled spline ------------------------------------------
+
+TEST(TableR2Accuracy, CoarseLJIsFlaggedFineLJIsNot)
+{
+  static std::string file = write_table("LJ", 2000, 0.9, 2.5, lj_e, lj_f);
+  auto sec = mesogpu::read_table_r2_section(file, "LJ");
+  // N = 2: the spline through three knots cannot follow LJ: errors of order the table
+  auto a2 = mesogpu::table_r2_spline_accuracy(sec, mesogpu::make_table_r2_spline(sec, 0.0, 2));
+  EXPECT_GT(a2.err_e, 0.1);
+  EXPECT_GT(a2.err_f, 0.1);
+  EXPECT_NEAR(a2.scale_e, lj_e(0.9), 1e-9);
+  EXPECT_NEAR(a2.scale_f, lj_f(0.9), 1e-7);
+  // the estimate agrees with the true error against analytic LJ at the point it names
+  Table<double> t2(mesogpu::make_table_r2_spline(sec, 0.0, 2));
+  double e, f;
+  t2.eval(a2.r_e, e, f);
+  EXPECT_NEAR(std::fabs(e - lj_e(a2.r_e)) / a2.scale_e, a2.err_e, 1e-6);
+  // N = 4000: far below the warning tolerance of pair_coeff (1e-4)
+  auto a4 = mesogpu::table_r2_spline_accuracy(sec, mesogpu::make_table_r2_spline(sec, 0.0, 4000));
+  EXPECT_LT(a4.err_e, 1e-8);
+  EXPECT_LT(a4.err_f, 1e-6);
+  // the error falls as dz^4 (energy) when N doubles: a real error estimate, not noise
+  auto a100 = mesogpu::table_r2_spline_accuracy(sec, mesogpu::make_table_r2_spline(sec, 0.0, 100));
+  auto a200 = mesogpu::table_r2_spline_accuracy(sec, mesogpu::make_table_r2_spline(sec, 0.0, 200));
+  EXPECT_GT(a100.err_e / a200.err_e, 8.0);
+}
+
+TEST(TableR2Accuracy, ShippedTableAtExampleSettingIsAccurate)
+{
+  auto sec =
+      mesogpu::read_table_r2_section(MESOGPU_POTENTIALS_DIR "/gauss_soft.table", "GAUSS_SOFT");
+  auto a = mesogpu::table_r2_spline_accuracy(sec, mesogpu::make_table_r2_spline(sec, 0.0, 1000));
+  EXPECT_LT(a.err_e, 1e-6);
+  EXPECT_LT(a.err_f, 1e-5);
+  EXPECT_EQ(sec.f_mismatch, 0);
+  EXPECT_EQ(sec.r_mismatch, 0);
+}
+
+TEST(TableR2Accuracy, ScaleEnergyScalesEverything)
+{
+  static std::string file = write_table("LJ", 200, 0.9, 2.5, lj_e, lj_f);
+  auto sec = mesogpu::read_table_r2_section(file, "LJ");
+  mesogpu::scale_table_r2_energy(sec, 3.0);
+  EXPECT_DOUBLE_EQ(sec.e[10], 3.0 * lj_e(sec.r[10]));
+  EXPECT_DOUBLE_EQ(sec.f[10], 3.0 * lj_f(sec.r[10]));
+}
