@@ -97,8 +97,11 @@ MPIRUN="${MPIRUN:-mpirun}"
 
 run_one() {    # log ranks threads input engine-args... ; prints "steps atoms seconds" of the last run
   local log="$1" np="$2" nt="$3" input="$4"; shift 4
-  # one core for each thread of each rank
-  local launch=("$MPIRUN" --allow-run-as-root -np "$np" --map-by "slot:PE=$nt" --bind-to core
+  # CPU runs: one core for each thread of each rank. GPU-package runs unbound: a rank
+  # pinned to one core shares it with the CUDA driver's threads (bench/RESULTS.md)
+  local bind=(--map-by "slot:PE=$nt" --bind-to core)
+  [ "${BIND_NONE:-}" = 1 ] && bind=(--bind-to none)
+  local launch=("$MPIRUN" --allow-run-as-root -np "$np" "${bind[@]}"
     -x OMP_NUM_THREADS="$nt" -x LD_LIBRARY_PATH -x LAMMPS_PLUGIN_PATH -x LAMMPS_POTENTIALS)
   OMP_NUM_THREADS="$nt" timeout "${BENCH_RUN_LIMIT:-300}" "${launch[@]}" "$LMP" -in "$HERE/$input" \
     -log "$log" -screen none "$@" >"$log.out" 2>&1
@@ -163,6 +166,7 @@ for s in "${SYSTEMS[@]}"; do
   read -r -a gpu_opts <<<"${gpu_extra:-}"
   measure "$name" mesogpu "mesogpu" 1 1 "$sm" "$input" "${vararr[@]}" -sf cuda
   if [ "$sg" != - ]; then
+    export BIND_NONE=1
     for np in $GPU_RANKS; do
       nt=$((NT / np))
       measure "$name" gpu "gpu-${np}" "$np" 1 "$sg" "$input" "${vararr[@]}" "${peerarr[@]}" \
@@ -171,6 +175,7 @@ for s in "${SYSTEMS[@]}"; do
       [ "$nt" -gt 2 ] && measure "$name" gpu "gpu+omp-${np}x${nt}" "$np" "$nt" "$sg" "$input" "${vararr[@]}" \
         "${peerarr[@]}" -sf hybrid gpu omp -pk gpu 1 "${gpu_opts[@]}" -pk omp "$nt"
     done
+    unset BIND_NONE
   fi
   for np in $CPU_RANKS; do
     measure "$name" cpu "cpu-${np}" "$np" 1 "$sc" "$input" "${vararr[@]}" "${peerarr[@]}"
