@@ -87,8 +87,7 @@ namespace cuda {
         throw std::runtime_error(m.str());
       };
       if (g_memory_limit && g_engine_bytes + bytes > g_memory_limit)
-        fail("the cap MESOGPU_DEVICE_MEMORY_LIMIT = " + bytes_text(g_memory_limit) +
-             " leaves " +
+        fail("the cap MESOGPU_DEVICE_MEMORY_LIMIT = " + bytes_text(g_memory_limit) + " leaves " +
              bytes_text(g_memory_limit > g_engine_bytes ? g_memory_limit - g_engine_bytes : 0));
       if (bytes > free_b) fail(bytes_text(free_b) + " are free");
       void *p = nullptr;
@@ -1641,8 +1640,8 @@ namespace cuda {
       const long long nslots = (long long) ncells * s.cell_cap;
       s.cell_pos.resize(nslots);
       fill_cell_pos_kernel<<<blocks64(nslots), BLOCK>>>(nslots, s.cell_cap, s.cell_count.get(),
-                                                      s.cell_atoms.get(), s.pos.get(),
-                                                      s.cell_pos.get());
+                                                        s.cell_atoms.get(), s.pos.get(),
+                                                        s.cell_pos.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
     const int4 sflag =
@@ -2238,10 +2237,9 @@ namespace cuda {
                                                       s.sort_key_out.get(), s.sort_tmp_int.get(),
                                                       s.sort_src.get(), n, 0, 30));
     s.sort_scratch.resize(scratch);
-    MESOGPU_CUDA_CALL(cub::DeviceRadixSort::SortPairs(s.sort_scratch.get(), scratch,
-                                                      s.sort_key.get(), s.sort_key_out.get(),
-                                                      s.sort_tmp_int.get(), s.sort_src.get(), n,
-                                                      0, 30));
+    MESOGPU_CUDA_CALL(cub::DeviceRadixSort::SortPairs(
+        s.sort_scratch.get(), scratch, s.sort_key.get(), s.sort_key_out.get(), s.sort_tmp_int.get(),
+        s.sort_src.get(), n, 0, 30));
     const int *src = s.sort_src.get();
     inverse_kernel<<<nb, BLOCK>>>(n, src, s.sort_inv.get());
     const int *inv = s.sort_inv.get();
@@ -2515,8 +2513,8 @@ namespace cuda {
     const int nn[3] = {p.nx, p.ny, p.nz};
     const long long nodes64 = (long long) p.nx * p.ny * p.nz;
     if (nodes64 > MAX_ATOMS)
-      throw std::runtime_error("mesogpu: fix mdscf/cuda: a grid of " + std::to_string(p.nx) + " x " +
-                               std::to_string(p.ny) + " x " + std::to_string(p.nz) + " = " +
+      throw std::runtime_error("mesogpu: fix mdscf/cuda: a grid of " + std::to_string(p.nx) +
+                               " x " + std::to_string(p.ny) + " x " + std::to_string(p.nz) + " = " +
                                std::to_string(nodes64) + " nodes; the device holds at most " +
                                std::to_string(MAX_ATOMS) + " (2^30) nodes");
     AllocLabel label("the MD-SCF field grids");

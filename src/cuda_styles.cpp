@@ -50,8 +50,7 @@ bool resident_run(LAMMPS *lmp)
 // the device thermostats sum m v^2 over a group, as compute temp does: a temperature
 // compute set by fix_modify temp must be one (of any group), without a bias. Checked at
 // init, before any device work, so the error comes the same with or without a GPU.
-void require_plain_temperature(LAMMPS *lmp, const Fix *fix, const Compute *temperature,
-                               int which)
+void require_plain_temperature(LAMMPS *lmp, const Fix *fix, const Compute *temperature, int which)
 {
   if (!resident_run(lmp) || (which == NOBIAS_TEMPERATURE && is_plain_temp(temperature))) return;
   lmp->error->all(FLERR,
@@ -251,9 +250,9 @@ void FixNVTCuda::device_final_integrate(Engine &engine)
   engine.nve_final(dtf, groupbit);
   // the temperature compute's group (fix_modify temp may name another one) and dof
   tdof = temperature->dof;
-  t_current = tdof > 0 ? engine.kinetic_sum(temperature->groupbit) * force->mvv2e /
-                             (tdof * force->boltz)
-                       : 0.0;
+  t_current = tdof > 0
+                  ? engine.kinetic_sum(temperature->groupbit) * force->mvv2e / (tdof * force->boltz)
+                  : 0.0;
   nhc_temp_integrate();
   active = nullptr;
 }

@@ -516,8 +516,7 @@ void VerletCuda::resident_setup(int flag, bool full)
                    "memory {:.2f} GiB held, {:.2f} of {:.2f} GiB free; {} neighbour entries "
                    "({} per atom)\n",
                    t1 - t0, host_lists_needed ? ", host lists" : "", t2 - t1, t3 - t2, t4 - t3,
-                   held / gib, free_b / gib, total_b / gib, entries,
-                   n > 0 ? entries / n : 0);
+                   held / gib, free_b / gib, total_b / gib, entries, n > 0 ? entries / n : 0);
   }
 }
 
