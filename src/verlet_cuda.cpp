@@ -501,7 +501,7 @@ void VerletCuda::resident_setup(int flag, bool full)
   update->setupflag = 0;
   const double t4 = platform::walltime();
 
-  if (comm->me == 0) {
+  if (full && comm->me == 0) {    // not per frame of a rerun (setup_minimal)
     size_t free_b = 0, total_b = 0, held = 0;
     try {
       held = mesogpu::cuda::Engine::device_memory(&free_b, &total_b);
