@@ -1391,15 +1391,21 @@ namespace cuda {
     s.steps_since_sort = 0;
   }
 
-  void Engine::upload_forces(const double *f)
+  void Engine::upload_setup_state(const double *v, const double *f, const double *omega)
   {
     Impl &s = *impl;
     std::vector<acc> buf(s.n);
     const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]
-    for (int d = 0; d < 3; ++d) {
-      for (size_t i = 0; i < (size_t) s.n; ++i) buf[i] = static_cast<acc>(f[3 * (size_t) o[i] + d]);
-      s.f[d].upload(buf);
-    }
+    auto up = [&](const double *h, DeviceArray<acc> *dst) {
+      for (int d = 0; d < 3; ++d) {
+        for (size_t i = 0; i < (size_t) s.n; ++i)
+          buf[i] = static_cast<acc>(h[3 * (size_t) o[i] + d]);
+        dst[d].upload(buf);
+      }
+    };
+    if (v) up(v, s.v);
+    if (f) up(f, s.f);
+    if (omega && s.have_orient) up(omega, s.omega);
   }
 
   size_t Engine::device_memory(size_t *free_bytes, size_t *total_bytes)

@@ -118,8 +118,9 @@ namespace cuda {
     void upload_atoms(int n, int ntypes, const double *x, const double *v, const double *f,
                       const int *image, const int *type, const double *mass_per_type);
     void download_atoms(double *x, double *v, double *f, int *image) const;
-    // forces only (3 n values, LAMMPS order): after host code added to them at setup
-    void upload_forces(const double *f);
+    // velocities, forces and angular velocities (3 n values each in LAMMPS order; null:
+    // keep) after host fixes' setup changed them (first random forces, omega projected)
+    void upload_setup_state(const double *v, const double *f, const double *omega);
     // bytes the engine holds on the device now; free and total device memory if asked
     static size_t device_memory(size_t *free_bytes = nullptr, size_t *total_bytes = nullptr);
     // neighbour-list entries allocated (capacity per atom x atoms; 0 without pair forces)

@@ -492,7 +492,11 @@ void VerletCuda::resident_setup(int flag, bool full)
     // after their host setup, which leaves what the device parts take (fix mdscf's field)
     for (auto &ifix : modify->get_fix_list())
       if (auto *dfix = dynamic_cast<DeviceFix *>(ifix)) dfix->device_setup(*engine);
-    engine->upload_forces(n ? atom->f[0] : nullptr);    // with the fixes' setup forces
+    // what host fix setups changed: forces (fix langevin, fix mdscf), omega (fix
+    // leapfrog/aniso projects it), velocities
+    if (n)
+      engine->upload_setup_state(atom->v[0], atom->f[0],
+                                 engine->has_orientation() ? atom->omega[0] : nullptr);
   } catch (std::runtime_error &e) {
     device_error("setup", e);
   }
