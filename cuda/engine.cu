@@ -24,6 +24,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <sstream>
 #include <type_traits>
 
@@ -38,23 +40,93 @@ namespace cuda {
 
     enum ErrorBits : int { ERR_BELOW_TABLE = 1, ERR_BAD_FENE = 2, ERR_ROTATION = 4 };
 
+    // atoms per device: the two special-neighbour bits sit on top of the atom index in the
+    // neighbour list (as in LAMMPS), so indices must stay below 2^30
+    constexpr long long MAX_ATOMS = (long long) NEIGHMASK + 1;
+
     // ---- device memory: the only place that allocates --------------------------------
+    // Every allocation is checked against the free device memory (and an optional cap on
+    // what the engine may hold, MESOGPU_DEVICE_MEMORY_LIMIT) before cudaMalloc: a run that
+    // does not fit stops with what was being allocated, the bytes needed and the bytes
+    // free, never with a failed or illegal access later.
+    size_t g_engine_bytes = 0;    // device memory the engine holds now
+    size_t g_memory_limit = 0;    // 0: no cap
+    thread_local const char *g_alloc_what = "the atom arrays";
+    // names what the allocations inside its scope are for (the error message says it)
+    struct AllocLabel {
+      const char *prev;
+      explicit AllocLabel(const char *what) : prev(g_alloc_what) { g_alloc_what = what; }
+      ~AllocLabel() { g_alloc_what = prev; }
+      AllocLabel(const AllocLabel &) = delete;
+    };
+
+    std::string bytes_text(size_t b)
+    {
+      std::ostringstream m;
+      m.setf(std::ios::fixed);
+      m.precision(2);
+      m << b / 1073741824.0 << " GiB (" << b << " bytes)";
+      return m.str();
+    }
+
+    void *device_alloc(size_t count, size_t elem)
+    {
+      const size_t n = std::max<size_t>(count, 1);
+      if (n > SIZE_MAX / elem)
+        throw std::runtime_error(std::string("mesogpu: ") + g_alloc_what + ": " +
+                                 std::to_string(count) + " elements do not fit in 64-bit sizes");
+      const size_t bytes = n * elem;
+      size_t free_b = 0, total_b = 0;
+      MESOGPU_CUDA_CALL(cudaMemGetInfo(&free_b, &total_b));
+      auto fail = [&](const std::string &why) {
+        std::ostringstream m;
+        m << "not enough GPU memory for " << g_alloc_what << ": it needs " << bytes_text(bytes)
+          << " more; " << why << " (the engine holds " << bytes_text(g_engine_bytes) << " of "
+          << bytes_text(total_b)
+          << "). Fewer atoms per GPU (or a shorter cutoff + skin, fewer neighbours) would fit";
+        throw std::runtime_error(m.str());
+      };
+      if (g_memory_limit && g_engine_bytes + bytes > g_memory_limit)
+        fail("the cap MESOGPU_DEVICE_MEMORY_LIMIT = " + bytes_text(g_memory_limit) + " leaves " +
+             bytes_text(g_memory_limit > g_engine_bytes ? g_memory_limit - g_engine_bytes : 0));
+      if (bytes > free_b) fail(bytes_text(free_b) + " are free");
+      void *p = nullptr;
+      const cudaError_t e = cudaMalloc(&p, bytes);
+      if (e == cudaErrorMemoryAllocation) {
+        cudaGetLastError();    // not sticky: clear it, report it as the memory error it is
+        fail(bytes_text(free_b) + " were free, but cudaMalloc could not place them");
+      }
+      MESOGPU_CUDA_CALL(e);
+      g_engine_bytes += bytes;
+      return p;
+    }
+
     template <typename T> class DeviceArray {
      public:
       DeviceArray() = default;
       DeviceArray(const DeviceArray &) = delete;
-      ~DeviceArray() { cudaFree(ptr); }
+      ~DeviceArray() { release(); }
+      // the old contents are not kept when the array grows (the old block is freed first,
+      // so growing never needs old + new at once)
       void resize(size_t n)
       {
         if (n <= cap) {
           count = n;
           return;
         }
-        cudaFree(ptr);
-        ptr = nullptr;
-        MESOGPU_CUDA_CALL(cudaMalloc(&ptr, std::max<size_t>(n, 1) * sizeof(T)));
+        release();
+        ptr = static_cast<T *>(device_alloc(n, sizeof(T)));
         cap = n;
         count = n;
+      }
+      void release()
+      {
+        if (ptr) {
+          cudaFree(ptr);
+          g_engine_bytes -= std::max<size_t>(cap, 1) * sizeof(T);
+        }
+        ptr = nullptr;
+        cap = count = 0;
       }
       void upload(const T *host, size_t n)
       {
@@ -109,9 +181,15 @@ namespace cuda {
       return d - prd * rint(d * inv_prd);
     }
 
+    // per-atom and per-node launches: n <= MAX_ATOMS, so the block count is an int
     inline int blocks(int n)
     {
       return (n + BLOCK - 1) / BLOCK;
+    }
+    // launches over products of counts (cell slots): 64-bit, x dimension (up to 2^31 - 1)
+    inline unsigned blocks64(long long n)
+    {
+      return static_cast<unsigned>((n + BLOCK - 1) / BLOCK);
     }
 
     // ---- integrators ----------------------------------------------------------------
@@ -201,8 +279,12 @@ namespace cuda {
       const int cell = (c[2] * nc[1] + c[1]) * nc[0] + c[0];
       cell_of[i] = cell;
       const int slot = atomicAdd(&cell_count[cell], 1);
-      if (slot < cell_cap) cell_atoms[cell * cell_cap + slot] = i;
-      atomicMax(&status[0], slot + 1);
+      // only overflowing claims touch the one status word (100 M atomics on one address
+      // would serialise)
+      if (slot < cell_cap)
+        cell_atoms[(size_t) cell * cell_cap + slot] = i;
+      else
+        atomicMax(&status[0], slot + 1);
     }
 
     // atomic slot claims leave each cell in arbitrary order; sorting makes the
@@ -212,7 +294,7 @@ namespace cuda {
     {
       const int c = blockIdx.x * blockDim.x + threadIdx.x;
       if (c >= ncells) return;
-      int *a = cell_atoms + c * cell_cap;
+      int *a = cell_atoms + (size_t) c * cell_cap;
       const int m = min(cell_count[c], cell_cap);
       for (int k = 1; k < m; ++k) {
         const int v = a[k];
@@ -227,13 +309,13 @@ namespace cuda {
 
     // positions in cell order (slot k of cell c at c * cell_cap + k): the list build then
     // reads each candidate with one contiguous load instead of an index and a gather
-    __global__ void fill_cell_pos_kernel(int nslots, int cell_cap, const int *cell_count,
+    __global__ void fill_cell_pos_kernel(long long nslots, int cell_cap, const int *cell_count,
                                          const int *cell_atoms, const PosType<real> *pos,
                                          PosType<real> *cell_pos)
     {
-      const int idx = blockIdx.x * blockDim.x + threadIdx.x;
+      const long long idx = (long long) blockIdx.x * blockDim.x + threadIdx.x;
       if (idx >= nslots) return;
-      const int c = idx / cell_cap, k = idx - c * cell_cap;
+      const int c = static_cast<int>(idx / cell_cap), k = static_cast<int>(idx % cell_cap);
       if (k < min(cell_count[c], cell_cap)) cell_pos[idx] = pos[cell_atoms[idx]];
     }
 
@@ -280,8 +362,9 @@ namespace cuda {
       const int cell = cell_of[i];
       const int cx = cell % ncell.x, cy = (cell / ncell.x) % ncell.y,
                 cz = cell / (ncell.x * ncell.y);
-      const int ns0 = nspecial ? nspecial[3 * i] : 0, ns1 = nspecial ? nspecial[3 * i + 1] : 0,
-                ns2 = nspecial ? nspecial[3 * i + 2] : 0;
+      const int *nsi = nspecial ? nspecial + 3 * (size_t) i : nullptr;
+      const int ns0 = nsi ? nsi[0] : 0, ns1 = nsi ? nsi[1] : 0, ns2 = nsi ? nsi[2] : 0;
+      const int *speci = special ? special + (size_t) i * maxspecial : nullptr;
       const int sflag[4] = {special_flag.x, special_flag.y, special_flag.z, special_flag.w};
       int count = 0;
       for (int dz = -1; dz <= 1; ++dz)
@@ -291,8 +374,8 @@ namespace cuda {
                       oz = (cz + dz + ncell.z) % ncell.z;
             const int oc = (oz * ncell.y + oy) * ncell.x + ox;
             const int m = min(cell_count[oc], cell_cap);
-            const int *atoms = cell_atoms + oc * cell_cap;
-            const PosType<real> *cpos = cell_pos + oc * cell_cap;
+            const int *atoms = cell_atoms + (size_t) oc * cell_cap;
+            const PosType<real> *cpos = cell_pos + (size_t) oc * cell_cap;
             for (int k = 0; k < m; ++k) {
               const PosType<real> pj = cpos[k];
               const real ddx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
@@ -307,7 +390,7 @@ namespace cuda {
               if (ns2) {
                 int which = 0;
                 for (int s = 0; s < ns2; ++s)
-                  if (special[i * maxspecial + s] == j) {
+                  if (speci[s] == j) {
                     which = (s < ns0) ? 1 : (s < ns1) ? 2 : 3;
                     break;
                   }
@@ -316,12 +399,13 @@ namespace cuda {
                   if (sflag[which] == 2) entry = j ^ (which << SBBITS);
                 }
               }
-              if (count < nbr_cap) nbr[count * n + i] = entry;
+              // column k of the list starts at k n: past 2^31 entries at ~30 M atoms
+              if (count < nbr_cap) nbr[(size_t) count * n + i] = entry;
               ++count;
             }
           }
       nnbr[i] = count;
-      atomicMax(&status[1], count);
+      if (count > nbr_cap) atomicMax(&status[1], count);
     }
 
     // ---- space-filling-curve order -------------------------------------------------------
@@ -336,13 +420,15 @@ namespace cuda {
       v = (v | (v << 2)) & 0x09249249;
       return v;
     }
-    __global__ void morton_keys_kernel(int n, const int *cell_of, int3 ncell, unsigned *key,
-                                       int *value)
+    // shift: cells per dimension beyond 1024 share a code (10 bits per dimension)
+    __global__ void morton_keys_kernel(int n, const int *cell_of, int3 ncell, int shift,
+                                       unsigned *key, int *value)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
       const int c = cell_of[i];
-      const unsigned cx = c % ncell.x, cy = (c / ncell.x) % ncell.y, cz = c / (ncell.x * ncell.y);
+      const unsigned cx = (c % ncell.x) >> shift, cy = ((c / ncell.x) % ncell.y) >> shift,
+                     cz = (c / (ncell.x * ncell.y)) >> shift;
       key[i] = spread_bits10(cx) | (spread_bits10(cy) << 1) | (spread_bits10(cz) << 2);
       value[i] = i;
     }
@@ -482,8 +568,9 @@ namespace cuda {
       const uint32_t tagi = tag[i];
       acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
       const int m = nnbr[i];
-      for (int k = 0; k < m; ++k) {
-        int j = nbr[k * n + i];
+      const int *nb = nbr + i;    // entry k at nb[k n]: a 64-bit pointer step, no int product
+      for (int k = 0; k < m; ++k, nb += n) {
+        int j = *nb;
         const int which = (j >> SBBITS) & 3;
         j &= NEIGHMASK;
         const PosType<real> pj = pos[j];
@@ -649,8 +736,9 @@ namespace cuda {
       const PosType<real> pi = pos[i];
       acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
       const int m = nnbr[i];
-      for (int k = 0; k < m; ++k) {
-        int j = nbr[k * n + i];
+      const int *nb = nbr + i;    // entry k at nb[k n]: a 64-bit pointer step, no int product
+      for (int k = 0; k < m; ++k, nb += n) {
+        int j = *nb;
         const int which = (j >> SBBITS) & 3;    // as LAMMPS sbmask(): the shift is arithmetic
         j &= NEIGHMASK;
         const PosType<real> pj = pos[j];
@@ -709,9 +797,10 @@ namespace cuda {
       const PosType<real> pi = pos[i];
       acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
       const int m = nbond[i];
-      for (int k = 0; k < m; ++k) {
-        const int j = partner[k * n + i];
-        const int t = btype[k * n + i];
+      const int *pk = partner + i, *tk = btype + i;    // column-major: entry k at [k n + i]
+      for (int k = 0; k < m; ++k, pk += n, tk += n) {
+        const int j = *pk;
+        const int t = *tk;
         const PosType<real> pj = pos[j];
         const real dx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
         const real dy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
@@ -751,8 +840,9 @@ namespace cuda {
       if (i >= n) return;
       acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
       const int m = nangle[i];
-      for (int k = 0; k < m; ++k) {
-        const int4 a = angle[k * n + i];    // atoms x, y, z; type w
+      const int4 *ak = angle + i;
+      for (int k = 0; k < m; ++k, ak += n) {
+        const int4 a = *ak;    // atoms x, y, z; type w
         const PosType<real> p1 = pos[a.x], p2 = pos[a.y], p3 = pos[a.z];
         const real d1[3] = {min_image(p1.x - p2.x, box.prd_r[0], box.inv_prd_r[0]),
                             min_image(p1.y - p2.y, box.prd_r[1], box.inv_prd_r[1]),
@@ -797,9 +887,11 @@ namespace cuda {
       if (i >= n) return;
       acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
       const int m = ndihedral[i];
-      for (int k = 0; k < m; ++k) {
-        const int4 a = atoms[k * n + i];
-        const int t = dtype[k * n + i];
+      const int4 *ak = atoms + i;
+      const int *tk = dtype + i;
+      for (int k = 0; k < m; ++k, ak += n, tk += n) {
+        const int4 a = *ak;
+        const int t = *tk;
         const PosType<real> p1 = pos[a.x], p2 = pos[a.y], p3 = pos[a.z], p4 = pos[a.w];
         const real vb1[3] = {min_image(p1.x - p2.x, box.prd_r[0], box.inv_prd_r[0]),
                              min_image(p1.y - p2.y, box.prd_r[1], box.inv_prd_r[1]),
@@ -850,10 +942,15 @@ namespace cuda {
       block_sum_to(a, out);
     }
 
+    // per-atom energy and virial of one force kind (7 x 8 bytes per atom in mixed/double):
+    // allocated on the first energy step of a kind that exists, so a pair-only run holds
+    // one set, not four
     struct PerAtomEVStore {
       DeviceArray<acc> a[7];
+      bool valid = false;    // written by the last energy/virial step
       void resize(int n)
       {
+        AllocLabel label("the per-atom energy and virial arrays");
         for (auto &x : a) x.resize(n);
       }
       PerAtomEV view()
@@ -879,8 +976,9 @@ namespace cuda {
       const real ni[3] = {oi.x, oi.y, oi.z};
       acc fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
       const int m = nnbr[i];
-      for (int k = 0; k < m; ++k) {
-        int j = nbr[k * n + i];
+      const int *nb = nbr + i;    // entry k at nb[k n]: a 64-bit pointer step, no int product
+      for (int k = 0; k < m; ++k, nb += n) {
+        int j = *nb;
         const int which = (j >> SBBITS) & 3;
         j &= NEIGHMASK;
         const PosType<real> pj = pos[j];
@@ -1193,6 +1291,16 @@ namespace cuda {
   {
     if (device_count() == 0)
       throw std::runtime_error("mesogpu: no CUDA device is visible to this process");
+    // a cap on the device memory the engine may hold (bytes; testing, or sharing a GPU)
+    g_memory_limit = 0;
+    if (const char *cap = std::getenv("MESOGPU_DEVICE_MEMORY_LIMIT")) {
+      char *end = nullptr;
+      const double b = std::strtod(cap, &end);
+      if (end == cap || *end != '\0' || !(b > 0) || b > 1e18)
+        throw std::runtime_error(std::string("mesogpu: MESOGPU_DEVICE_MEMORY_LIMIT='") + cap +
+                                 "' is not a number of bytes (e.g. 2e9)");
+      g_memory_limit = static_cast<size_t>(b);
+    }
     MESOGPU_CUDA_CALL(cudaHostAlloc(&impl->status_host, 4 * sizeof(int), cudaHostAllocDefault));
     impl->status.resize(4);
     impl->ev_sum.resize(28);
@@ -1222,36 +1330,40 @@ namespace cuda {
                             const int *image, const int *type, const double *mass_per_type)
   {
     Impl &s = *impl;
+    if (n < 0 || n > MAX_ATOMS)
+      throw std::runtime_error("mesogpu: " + std::to_string(n) +
+                               " atoms on one GPU; the device engine holds at most " +
+                               std::to_string(MAX_ATOMS) +
+                               " (2^30: the neighbour list keeps LAMMPS's two special bits on "
+                               "top of each atom index)");
+    AllocLabel label("the atom arrays");
     s.n = n;
     s.ntypes = ntypes;
     std::vector<acc> buf(n);
     std::vector<int> ibuf(n);
     for (int d = 0; d < 3; ++d) {
-      for (int i = 0; i < n; ++i) buf[i] = static_cast<acc>(x[3 * i + d]);
+      for (size_t i = 0; i < (size_t) n; ++i) buf[i] = static_cast<acc>(x[3 * i + d]);
       s.x[d].upload(buf);
       s.xhold[d].upload(buf);
-      for (int i = 0; i < n; ++i) buf[i] = static_cast<acc>(v[3 * i + d]);
+      for (size_t i = 0; i < (size_t) n; ++i) buf[i] = static_cast<acc>(v[3 * i + d]);
       s.v[d].upload(buf);
-      for (int i = 0; i < n; ++i) buf[i] = static_cast<acc>(f[3 * i + d]);
+      for (size_t i = 0; i < (size_t) n; ++i) buf[i] = static_cast<acc>(f[3 * i + d]);
       s.f[d].upload(buf);
-      for (int i = 0; i < n; ++i) ibuf[i] = image[3 * i + d];
+      for (size_t i = 0; i < (size_t) n; ++i) ibuf[i] = image[3 * i + d];
       s.image[d].upload(ibuf);
     }
     s.type.upload(type, n);
     std::vector<acc> m(mass_per_type, mass_per_type + ntypes + 1);
     s.mass.upload(m);
     std::vector<PosType<real>> p(n);
-    for (int i = 0; i < n; ++i) {
+    for (size_t i = 0; i < (size_t) n; ++i) {
       p[i].x = static_cast<real>(x[3 * i]);
       p[i].y = static_cast<real>(x[3 * i + 1]);
       p[i].z = static_cast<real>(x[3 * i + 2]);
       p[i].type = type[i];
     }
     s.pos.upload(p);
-    s.ev_pair.resize(n);
-    s.ev_bond.resize(n);
-    s.ev_angle.resize(n);
-    s.ev_dihedral.resize(n);
+    for (auto *st : {&s.ev_pair, &s.ev_bond, &s.ev_angle, &s.ev_dihedral}) st->valid = false;
     s.maxangle = s.maxdihedral = 0;
     s.nangle.resize(n);
     s.nangle.zero();
@@ -1279,6 +1391,37 @@ namespace cuda {
     s.steps_since_sort = 0;
   }
 
+  void Engine::upload_setup_state(const double *v, const double *f, const double *omega)
+  {
+    Impl &s = *impl;
+    std::vector<acc> buf(s.n);
+    const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]
+    auto up = [&](const double *h, DeviceArray<acc> *dst) {
+      for (int d = 0; d < 3; ++d) {
+        for (size_t i = 0; i < (size_t) s.n; ++i)
+          buf[i] = static_cast<acc>(h[3 * (size_t) o[i] + d]);
+        dst[d].upload(buf);
+      }
+    };
+    if (v) up(v, s.v);
+    if (f) up(f, s.f);
+    if (omega && s.have_orient) up(omega, s.omega);
+  }
+
+  size_t Engine::device_memory(size_t *free_bytes, size_t *total_bytes)
+  {
+    size_t fb = 0, tb = 0;
+    MESOGPU_CUDA_CALL(cudaMemGetInfo(&fb, &tb));
+    if (free_bytes) *free_bytes = fb;
+    if (total_bytes) *total_bytes = tb;
+    return g_engine_bytes;
+  }
+
+  long long Engine::neighbor_entries() const
+  {
+    return impl->pair_kind == Impl::PairKind::none ? 0 : (long long) impl->nbr.size();
+  }
+
   void Engine::download_atoms(double *x, double *v, double *f, int *image) const
   {
     const Impl &s = *impl;
@@ -1289,19 +1432,19 @@ namespace cuda {
     for (int d = 0; d < 3; ++d) {
       if (x) {
         s.x[d].download(buf.data(), s.n);
-        for (int i = 0; i < s.n; ++i) x[3 * o[i] + d] = buf[i];
+        for (int i = 0; i < s.n; ++i) x[3 * (size_t) o[i] + d] = buf[i];
       }
       if (v) {
         s.v[d].download(buf.data(), s.n);
-        for (int i = 0; i < s.n; ++i) v[3 * o[i] + d] = buf[i];
+        for (int i = 0; i < s.n; ++i) v[3 * (size_t) o[i] + d] = buf[i];
       }
       if (f) {
         s.f[d].download(buf.data(), s.n);
-        for (int i = 0; i < s.n; ++i) f[3 * o[i] + d] = buf[i];
+        for (int i = 0; i < s.n; ++i) f[3 * (size_t) o[i] + d] = buf[i];
       }
       if (image) {
         s.image[d].download(ibuf.data(), s.n);
-        for (int i = 0; i < s.n; ++i) image[3 * o[i] + d] = ibuf[i];
+        for (int i = 0; i < s.n; ++i) image[3 * (size_t) o[i] + d] = ibuf[i];
       }
     }
   }
@@ -1315,6 +1458,7 @@ namespace cuda {
       s.special_lj[k] = special_lj[k];
     }
     s.maxspecial = maxspecial;
+    AllocLabel label("the special-neighbour lists");
     if (maxspecial > 0) {
       s.nspecial.upload(nspecial, 3 * (size_t) s.n);
       s.special.upload(special, (size_t) s.n * maxspecial);
@@ -1326,6 +1470,7 @@ namespace cuda {
   void Engine::upload_bonds(const int *nbond, const int *partner, const int *btype, int maxbond)
   {
     Impl &s = *impl;
+    AllocLabel label("the bond lists");
     s.maxbond = maxbond;
     s.nbond.upload(nbond, s.n);
     // column-major on the device (partner[k * n + i]) so a warp's loads coalesce
@@ -1341,6 +1486,7 @@ namespace cuda {
   void Engine::upload_angles(const int *nangle, const int *atoms3, const int *type, int maxangle)
   {
     Impl &s = *impl;
+    AllocLabel label("the angle lists");
     s.maxangle = maxangle;
     s.nangle.upload(nangle, s.n);
     std::vector<int4> a((size_t) maxangle * s.n, make_int4(0, 0, 0, 0));
@@ -1356,6 +1502,7 @@ namespace cuda {
                                 int maxdihedral)
   {
     Impl &s = *impl;
+    AllocLabel label("the dihedral lists");
     s.maxdihedral = maxdihedral;
     s.ndihedral.upload(ndihedral, s.n);
     std::vector<int4> a((size_t) maxdihedral * s.n, make_int4(0, 0, 0, 0));
@@ -1411,18 +1558,28 @@ namespace cuda {
              "or run without the cuda suffix)";
         throw std::runtime_error(m.str());
       }
-      s.ncell[d] = static_cast<int>(prd / cutneighmax);
     }
+    // cells at least cutoff + skin wide; in a dilute system (or with a cutoff small against
+    // the box) coarser cells keep the cell list below ~2 cells per atom: more cells than
+    // atoms only cost memory, and the counts stay in int
+    double nc[3];
+    for (int d = 0; d < 3; ++d) nc[d] = std::floor((s.hi[d] - s.lo[d]) / cutneighmax);
+    const double max_cells = std::min(std::max(27.0, 2.0 * s.n), (double) MAX_ATOMS);
+    while (nc[0] * nc[1] * nc[2] > max_cells && (nc[0] > 3 || nc[1] > 3 || nc[2] > 3)) {
+      const double shrink = std::cbrt(max_cells / (nc[0] * nc[1] * nc[2]));
+      for (int d = 0; d < 3; ++d)
+        nc[d] = std::max(3.0, std::min(nc[d] - 1.0, std::floor(nc[d] * shrink)));
+    }
+    for (int d = 0; d < 3; ++d) s.ncell[d] = static_cast<int>(nc[d]);
     const int ncells = s.ncell[0] * s.ncell[1] * s.ncell[2];
+    AllocLabel label("the cell list");
     s.cell_count.resize(ncells);
-    if (s.cell_cap == 0) {
-      const double per_cell = static_cast<double>(s.n) / ncells;
-      s.cell_cap = static_cast<int>(2.0 * per_cell) + 8;
-    }
+    const double per_cell = static_cast<double>(s.n) / ncells;
+    if (s.cell_cap == 0) s.cell_cap = static_cast<int>(std::min(2.0 * per_cell + 8, s.n + 1.0));
     if (s.nbr_cap == 0) {
       const double vol = (s.hi[0] - s.lo[0]) * (s.hi[1] - s.lo[1]) * (s.hi[2] - s.lo[2]);
       const double expect = 4.18879 * cutneighmax * cutneighmax * cutneighmax * s.n / vol;
-      s.nbr_cap = static_cast<int>(1.3 * expect) + 16;
+      s.nbr_cap = static_cast<int>(std::min(1.3 * expect + 16, s.n + 16.0));
     }
     s.ago = 0;
     s.built = false;
@@ -1454,6 +1611,7 @@ namespace cuda {
     const BoxD box = s.box();
     const int3 nc = make_int3(s.ncell[0], s.ncell[1], s.ncell[2]);
     const int ncells = nc.x * nc.y * nc.z;
+    AllocLabel label("the cell list");
     // bin; grow the cell capacity and bin again on overflow
     for (;;) {
       s.cell_atoms.resize((size_t) ncells * s.cell_cap);
@@ -1468,7 +1626,8 @@ namespace cuda {
           cudaMemcpy(s.status_host, s.status.get(), sizeof(int), cudaMemcpyDeviceToHost));
       if (s.status_host[0] <= s.cell_cap) break;
       // positions were wrapped already: wrapping again is a no-op, so retrying is safe
-      s.cell_cap = s.status_host[0] + s.status_host[0] / 4 + 4;
+      s.cell_cap = static_cast<int>(
+          std::min<long long>(s.status_host[0] + s.status_host[0] / 4 + 4, (long long) s.n + 1));
     }
     if (s.sort_every > 0 && s.steps_since_sort >= s.sort_every) {
       sort_atoms();    // reorders every per-atom array; the cell list must be built again
@@ -1484,17 +1643,19 @@ namespace cuda {
                                                  s.cell_cap);
     MESOGPU_CUDA_LAUNCH_CHECK();
     if (s.pair_kind != Impl::PairKind::none) {
-      const int nslots = ncells * s.cell_cap;
+      const long long nslots = (long long) ncells * s.cell_cap;
       s.cell_pos.resize(nslots);
-      fill_cell_pos_kernel<<<blocks(nslots), BLOCK>>>(nslots, s.cell_cap, s.cell_count.get(),
-                                                      s.cell_atoms.get(), s.pos.get(),
-                                                      s.cell_pos.get());
+      fill_cell_pos_kernel<<<blocks64(nslots), BLOCK>>>(nslots, s.cell_cap, s.cell_count.get(),
+                                                        s.cell_atoms.get(), s.pos.get(),
+                                                        s.cell_pos.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
     const int4 sflag =
         make_int4(s.special_flag[0], s.special_flag[1], s.special_flag[2], s.special_flag[3]);
     // without pair forces nothing reads the list: binning (wrap, sort) is all a build does
+    AllocLabel nlabel("the neighbour list");
     while (s.pair_kind != Impl::PairKind::none) {
+      // nbr_cap entries per atom, column-major: 64-bit size (past 2^31 at ~30 M LJ atoms)
       s.nbr.resize((size_t) s.nbr_cap * s.n);
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 1, 0, sizeof(int)));
       build_neighbors_kernel<<<blocks(s.n), BLOCK>>>(
@@ -1507,7 +1668,9 @@ namespace cuda {
       MESOGPU_CUDA_CALL(
           cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int), cudaMemcpyDeviceToHost));
       if (s.status_host[1] <= s.nbr_cap) break;
-      s.nbr_cap = s.status_host[1] + s.status_host[1] / 4 + 8;    // grow, never truncate
+      // grow, never truncate; the old list is freed before the new one is allocated
+      s.nbr_cap = static_cast<int>(
+          std::min<long long>(s.status_host[1] + s.status_host[1] / 4 + 8, (long long) s.n + 16));
     }
     s.ago = 0;
     s.built = true;
@@ -1656,6 +1819,17 @@ namespace cuda {
     Special4 slj;
     slj.w[0] = real(1);
     for (int k = 1; k < 4; ++k) slj.w[k] = static_cast<real>(s.special_lj[k]);
+    const bool bonds = s.maxbond > 0 && s.bond_kind != Impl::BondKind::none;
+    const bool angles = s.maxangle > 0 && s.angle_kind >= 0;
+    const bool dihedrals = s.maxdihedral > 0 && s.have_dihedral;
+    // per-atom energy/virial arrays only for the kinds that compute (a kind without terms
+    // reads as zero in the reductions and downloads)
+    const bool has_kind[4] = {s.pair_kind != Impl::PairKind::none, bonds, angles, dihedrals};
+    PerAtomEVStore *stores[4] = {&s.ev_pair, &s.ev_bond, &s.ev_angle, &s.ev_dihedral};
+    for (int k = 0; k < 4; ++k) {
+      if (ev && has_kind[k]) stores[k]->resize(s.n);
+      stores[k]->valid = ev && has_kind[k];
+    }
     const PerAtomEV evp = s.ev_pair.view(), evb = s.ev_bond.view();
     const int nb = blocks(s.n);
 
@@ -1713,23 +1887,18 @@ namespace cuda {
       }
       case Impl::PairKind::none:
         for (int d = 0; d < 3; ++d) s.f[d].zero();
-        if (ev)
-          for (auto &a : s.ev_pair.a) a.zero();
         break;
     }
 
     if (s.have_orient && s.pair_kind != Impl::PairKind::soft_aniso)
       for (int d = 0; d < 3; ++d) s.torque[d].zero();    // no style makes torques
 
-    const bool bonds = s.maxbond > 0 && s.bond_kind != Impl::BondKind::none;
     if (bonds && s.bond_kind == Impl::BondKind::harmonic)
       bond_launch(BondHarmonicDev{s.bond_harmonic.get()});
     if (bonds && s.bond_kind == Impl::BondKind::fene) bond_launch(BondFENEDev{s.bond_fene.get()});
-    if (!bonds && ev)
-      for (auto &a : s.ev_bond.a) a.zero();
 
     const PerAtomEV eva = s.ev_angle.view(), evd = s.ev_dihedral.view();
-    if (s.maxangle > 0 && s.angle_kind >= 0) {
+    if (angles) {
       auto angle_launch = [&](auto kind_tag) {
         constexpr physics::AngleKind K = decltype(kind_tag)::value;
         auto kernel = ev ? angle_forces_kernel<K, true> : angle_forces_kernel<K, false>;
@@ -1742,17 +1911,13 @@ namespace cuda {
       else
         angle_launch(
             std::integral_constant<physics::AngleKind, physics::AngleKind::cosine_squared>{});
-    } else if (ev) {
-      for (auto &a : s.ev_angle.a) a.zero();
     }
-    if (s.maxdihedral > 0 && s.have_dihedral) {
+    if (dihedrals) {
       auto kernel = ev ? dihedral_forces_kernel<true> : dihedral_forces_kernel<false>;
       kernel<<<nb, BLOCK>>>(s.n, s.pos.get(), box, s.ndihedral.get(), s.dihedral_atoms.get(),
                             s.dihedral_type.get(), s.dihedral_params.get(), s.f[0].get(),
                             s.f[1].get(), s.f[2].get(), evd);
       MESOGPU_CUDA_LAUNCH_CHECK();
-    } else if (ev) {
-      for (auto &a : s.ev_dihedral.a) a.zero();
     }
     s.ev_valid = ev;
     s.steps_since_sort++;
@@ -1766,10 +1931,10 @@ namespace cuda {
           "mesogpu: energy/virial requested on a step that did not compute them");
     s.ev_sum.zero();
     const int nb = std::min(blocks(s.n), 1024);
-    reduce_ev_kernel<<<nb, BLOCK>>>(s.n, s.ev_pair.view(), s.ev_sum.get());
-    reduce_ev_kernel<<<nb, BLOCK>>>(s.n, s.ev_bond.view(), s.ev_sum.get() + 7);
-    reduce_ev_kernel<<<nb, BLOCK>>>(s.n, s.ev_angle.view(), s.ev_sum.get() + 14);
-    reduce_ev_kernel<<<nb, BLOCK>>>(s.n, s.ev_dihedral.view(), s.ev_sum.get() + 21);
+    PerAtomEVStore *stores[4] = {&s.ev_pair, &s.ev_bond, &s.ev_angle, &s.ev_dihedral};
+    for (int k = 0; k < 4; ++k)    // a kind without terms sums to zero
+      if (stores[k]->valid && s.n > 0)
+        reduce_ev_kernel<<<nb, BLOCK>>>(s.n, stores[k]->view(), s.ev_sum.get() + 7 * k);
     MESOGPU_CUDA_LAUNCH_CHECK();
     double h[28];
     s.ev_sum.download(h, 28);
@@ -1801,11 +1966,14 @@ namespace cuda {
     for (int c = 0; c < 7; ++c) {
       double *out = c == 0 ? energy : virial;
       if (!out) continue;
-      st.a[c].download(buf.data(), s.n);
+      if (st.valid)
+        st.a[c].download(buf.data(), s.n);
+      else
+        std::fill(buf.begin(), buf.end(), acc(0));    // no terms of this kind
       if (c == 0)
         for (int i = 0; i < s.n; ++i) out[o[i]] = buf[i];
       else
-        for (int i = 0; i < s.n; ++i) out[6 * o[i] + c - 1] = buf[i];
+        for (int i = 0; i < s.n; ++i) out[6 * (size_t) o[i] + c - 1] = buf[i];
     }
   }
 
@@ -2046,6 +2214,9 @@ namespace cuda {
   void Engine::set_sort(int every)
   {
     impl->sort_every = every;
+    // the first build sorts (LAMMPS sorts at setup too): input order can be far from
+    // spatial order (data files), and a resident setup leaves host sorting to the device
+    impl->steps_since_sort = every;
   }
 
   void Engine::sort_atoms()
@@ -2054,23 +2225,27 @@ namespace cuda {
     const int n = s.n;
     const int nb = blocks(n);
     const int3 nc = make_int3(s.ncell[0], s.ncell[1], s.ncell[2]);
+    AllocLabel label("sorting the atoms (keys, permutation and one array at a time)");
+    int shift = 0;    // 10 bits per dimension: beyond 1024 cells, neighbouring cells share codes
+    while (((std::max({nc.x, nc.y, nc.z}) - 1) >> shift) >= 1024) ++shift;
     s.sort_key.resize(n);
     s.sort_key_out.resize(n);
     s.sort_tmp_int.resize(n);
     s.sort_src.resize(n);
     s.sort_inv.resize(n);
-    morton_keys_kernel<<<nb, BLOCK>>>(n, s.cell_of.get(), nc, s.sort_key.get(),
+    morton_keys_kernel<<<nb, BLOCK>>>(n, s.cell_of.get(), nc, shift, s.sort_key.get(),
                                       s.sort_tmp_int.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     // stable radix sort of (key, old index): atoms of one cell keep their relative order
     size_t scratch = 0;
+    // keys use 30 bits: three radix passes fewer than a full 32-bit sort would make
     MESOGPU_CUDA_CALL(cub::DeviceRadixSort::SortPairs(nullptr, scratch, s.sort_key.get(),
                                                       s.sort_key_out.get(), s.sort_tmp_int.get(),
-                                                      s.sort_src.get(), n));
+                                                      s.sort_src.get(), n, 0, 30));
     s.sort_scratch.resize(scratch);
-    MESOGPU_CUDA_CALL(cub::DeviceRadixSort::SortPairs(s.sort_scratch.get(), scratch,
-                                                      s.sort_key.get(), s.sort_key_out.get(),
-                                                      s.sort_tmp_int.get(), s.sort_src.get(), n));
+    MESOGPU_CUDA_CALL(cub::DeviceRadixSort::SortPairs(
+        s.sort_scratch.get(), scratch, s.sort_key.get(), s.sort_key_out.get(), s.sort_tmp_int.get(),
+        s.sort_src.get(), n, 0, 30));
     const int *src = s.sort_src.get();
     inverse_kernel<<<nb, BLOCK>>>(n, src, s.sort_inv.get());
     const int *inv = s.sort_inv.get();
@@ -2148,6 +2323,14 @@ namespace cuda {
     }
     MESOGPU_CUDA_LAUNCH_CHECK();
     s.order.download(s.order_host.data(), n);
+    // the sort's scratch (about 28 bytes per atom) is not held between sorts: the memory
+    // goes to the neighbour list in between
+    s.sort_key.release();
+    s.sort_key_out.release();
+    s.sort_tmp_int.release();
+    s.sort_src.release();
+    s.sort_inv.release();
+    s.sort_scratch.release();
   }
 
   void Engine::synchronize()
@@ -2173,7 +2356,7 @@ namespace cuda {
       buf[d].resize(n);
       w[d].resize(n);
     }
-    for (int i = 0; i < n; ++i) {
+    for (size_t i = 0; i < (size_t) n; ++i) {
       const double *m = mu4 + 4 * i;
       const double norm = std::sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
       const bool oriented = m[3] > 0.0 && norm > 0.0;
@@ -2217,15 +2400,15 @@ namespace cuda {
         s.orient[d].download(buf.data(), n);
         // atoms without orientation keep their (zero-length) mu
         for (int i = 0; i < n; ++i)
-          if (len[i] > 0) mu4[4 * o[i] + d] = len[i] * buf[i];
+          if (len[i] > 0) mu4[4 * (size_t) o[i] + d] = len[i] * buf[i];
       }
       if (omega) {
         s.omega[d].download(buf.data(), n);
-        for (int i = 0; i < n; ++i) omega[3 * o[i] + d] = buf[i];
+        for (int i = 0; i < n; ++i) omega[3 * (size_t) o[i] + d] = buf[i];
       }
       if (torque) {
         s.torque[d].download(buf.data(), n);
-        for (int i = 0; i < n; ++i) torque[3 * o[i] + d] = buf[i];
+        for (int i = 0; i < n; ++i) torque[3 * (size_t) o[i] + d] = buf[i];
       }
     }
   }
@@ -2334,6 +2517,13 @@ namespace cuda {
     if ((int) p.type2comp.size() != s.ntypes + 1 || (int) p.chi.size() != p.ncomp * p.ncomp)
       throw std::runtime_error("mesogpu: set_mdscf: parameter arrays of the wrong size");
     const int nn[3] = {p.nx, p.ny, p.nz};
+    const long long nodes64 = (long long) p.nx * p.ny * p.nz;
+    if (nodes64 > MAX_ATOMS)
+      throw std::runtime_error("mesogpu: fix mdscf/cuda: a grid of " + std::to_string(p.nx) +
+                               " x " + std::to_string(p.ny) + " x " + std::to_string(p.nz) + " = " +
+                               std::to_string(nodes64) + " nodes; the device holds at most " +
+                               std::to_string(MAX_ATOMS) + " (2^30) nodes");
+    AllocLabel label("the MD-SCF field grids");
     for (int d = 0; d < 3; ++d) {
       if (nn[d] < 2) throw std::runtime_error("mesogpu: fix mdscf/cuda needs >= 2 nodes per edge");
       s.field_grid.n[d] = nn[d];
@@ -2409,6 +2599,7 @@ namespace cuda {
       MESOGPU_CUDA_LAUNCH_CHECK();
     } else {
       // bin on the field grid; grow the cell capacity and bin again on overflow
+      AllocLabel label("the MD-SCF field cell list");
       for (;;) {
         s.field_cell_atoms.resize((size_t) nodes * s.field_cell_cap);
         s.field_cell_count.zero();

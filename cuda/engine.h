@@ -5,13 +5,20 @@
  * Scope now: one GPU, orthogonal fully periodic box, per-type masses; pair lj/cut and
  * table/r2, bond harmonic and fene, fix nve; exclusions and special factors from
  * LAMMPS's special lists; neighbour rebuilds decided on the device exactly as LAMMPS
- * decides them (every / delay / check with half the skin). Device order equals
- * LAMMPS order (no sorting yet).
+ * decides them (every / delay / check with half the skin). Device order is LAMMPS
+ * order until the first sort along a space-filling curve (set_sort); data come back in
+ * LAMMPS order.
+ * Sizes: at most 2^30 atoms (and MD-SCF grid nodes) per device; every product of counts
+ * (neighbour-list entries, cell slots, per-atom lists) is indexed in 64 bits.
  * Errors: every CUDA failure and every violated limit throws std::runtime_error with
- * a message for the user; the LAMMPS side turns it into a LAMMPS error. */
+ * a message for the user; the LAMMPS side turns it into a LAMMPS error. Every device
+ * allocation is checked first against the free memory (and the optional cap in bytes
+ * from the environment variable MESOGPU_DEVICE_MEMORY_LIMIT): a run that does not fit
+ * stops naming what was being allocated, the bytes needed and the bytes free. */
 #ifndef MESOGPU_CUDA_ENGINE_H
 #define MESOGPU_CUDA_ENGINE_H
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -111,6 +118,13 @@ namespace cuda {
     void upload_atoms(int n, int ntypes, const double *x, const double *v, const double *f,
                       const int *image, const int *type, const double *mass_per_type);
     void download_atoms(double *x, double *v, double *f, int *image) const;
+    // velocities, forces and angular velocities (3 n values each in LAMMPS order; null:
+    // keep) after host fixes' setup changed them (first random forces, omega projected)
+    void upload_setup_state(const double *v, const double *f, const double *omega);
+    // bytes the engine holds on the device now; free and total device memory if asked
+    static size_t device_memory(size_t *free_bytes = nullptr, size_t *total_bytes = nullptr);
+    // neighbour-list entries allocated (capacity per atom x atoms; 0 without pair forces)
+    long long neighbor_entries() const;
     void upload_mask(const int *mask);    // LAMMPS group bits per atom
     void upload_tags(const int *tag);     // atom IDs: random streams follow atoms, not slots
     int natoms() const;
@@ -144,9 +158,10 @@ namespace cuda {
     // pairs LAMMPS's neigh_modify exclude removes from the list (after upload_atoms and
     // upload_mask; reset by upload_atoms)
     void set_exclusions(const HostExclusions &e);
-    // reorder atoms along a space-filling curve (Morton order of their cells) at the first
-    // neighbour build at least `every` steps after the last sort; 0 = never. Results do
-    // not depend on it beyond rounding; downloads come back in LAMMPS order.
+    // reorder atoms along a space-filling curve (Morton order of their cells) at the next
+    // neighbour build (call after upload_atoms), then at the first build at least `every`
+    // steps after the last sort; 0 = never. Results do not depend on it beyond rounding;
+    // downloads come back in LAMMPS order.
     void set_sort(int every);
 
     // --- force field ---------------------------------------------------------------

@@ -16,6 +16,7 @@
 #include "physics/rotation_leapfrog.h"
 #include "verlet_cuda.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace LAMMPS_NS;
@@ -40,6 +41,25 @@ void warn_if_host(LAMMPS *lmp, const char *kind, const char *style)
 bool is_plain_temp(const Compute *c)
 {
   return strcmp(c->style, "temp") == 0 || strcmp(c->style, "temp/cuda") == 0;
+}
+// a run (not a minimisation) under run_style verlet/cuda: the device parts act
+bool resident_run(LAMMPS *lmp)
+{
+  return lmp->update->whichflag == 1 && strcmp(lmp->update->integrate_style, "verlet/cuda") == 0;
+}
+// the device thermostats sum m v^2 over a group, as compute temp does: a temperature
+// compute set by fix_modify temp must be one (of any group), without a bias. Checked at
+// init, before any device work, so the error comes the same with or without a GPU.
+void require_plain_temperature(LAMMPS *lmp, const Fix *fix, const Compute *temperature, int which)
+{
+  if (!resident_run(lmp) || (which == NOBIAS_TEMPERATURE && is_plain_temp(temperature))) return;
+  lmp->error->all(FLERR,
+                  "Fix {} (ID {}): the temperature compute {} (style {}{}) cannot be used: the "
+                  "device version computes the temperature of a group as compute temp does, from "
+                  "a device sum of m v^2 without a bias; set a compute temp with fix_modify temp "
+                  "(any group), or run the fix on the host",
+                  fix->style, fix->id, temperature->id, temperature->style,
+                  temperature->tempbias ? ", with a bias" : "");
 }
 }    // namespace
 
@@ -207,12 +227,12 @@ void FixLangevinCuda::device_post_force(Engine &engine, int)
 
 /* ---------------------------------------------------------------------- */
 
-void FixNVTCuda::device_setup(Engine &)
+void FixNVTCuda::init()
 {
-  if (pstat_flag) error->all(FLERR, "Fix nvt/cuda: pressure control is not supported");
-  if (which != NOBIAS_TEMPERATURE || !is_plain_temp(temperature) || temperature->igroup != igroup)
-    error->all(FLERR,
-               "Fix nvt/cuda needs its temperature from compute temp on the fix group (no bias)");
+  FixNVT::init();
+  if (pstat_flag && resident_run(lmp))
+    error->all(FLERR, "Fix nvt/cuda: pressure control is not supported");
+  require_plain_temperature(lmp, this, temperature, which);
 }
 
 void FixNVTCuda::device_initial_integrate(Engine &engine)
@@ -228,8 +248,11 @@ void FixNVTCuda::device_final_integrate(Engine &engine)
 {
   active = &engine;
   engine.nve_final(dtf, groupbit);
+  // the temperature compute's group (fix_modify temp may name another one) and dof
   tdof = temperature->dof;
-  t_current = tdof > 0 ? engine.kinetic_sum(groupbit) * force->mvv2e / (tdof * force->boltz) : 0.0;
+  t_current = tdof > 0
+                  ? engine.kinetic_sum(temperature->groupbit) * force->mvv2e / (tdof * force->boltz)
+                  : 0.0;
   nhc_temp_integrate();
   active = nullptr;
 }
@@ -244,14 +267,12 @@ void FixNVTCuda::nh_v_temp()
 
 /* ---------------------------------------------------------------------- */
 
-void FixTempBerendsenCuda::device_setup(Engine &)
+void FixTempBerendsenCuda::init()
 {
-  if (tstyle != TSTYLE_CONSTANT)
+  FixTempBerendsen::init();
+  if (tstyle != TSTYLE_CONSTANT && resident_run(lmp))
     error->all(FLERR, "Fix temp/berendsen/cuda: the target temperature must be constant or a ramp");
-  if (which != NOBIAS_TEMPERATURE || !is_plain_temp(temperature) || temperature->igroup != igroup)
-    error->all(FLERR,
-               "Fix temp/berendsen/cuda needs its temperature from compute temp on the fix group "
-               "(no bias)");
+  require_plain_temperature(lmp, this, temperature, which);
 }
 
 void FixTempBerendsenCuda::device_end_of_step(Engine &engine)
@@ -262,7 +283,16 @@ void FixTempBerendsenCuda::device_end_of_step(Engine &engine)
   if (delta != 0.0) delta /= update->endstep - update->beginstep;
   t_target = t_start + delta * (t_stop - t_start);
   const double tfactor = force->mvv2e / (tdof * force->boltz);
-  engine.berendsen(groupbit, tfactor, t_target, update->dt / t_period);
+  if (temperature->igroup == igroup) {    // all on the device, no read-back
+    engine.berendsen(groupbit, tfactor, t_target, update->dt / t_period);
+    return;
+  }
+  // the temperature of another group (fix_modify temp): its sum comes back (8 bytes)
+  const double t_current = engine.kinetic_sum(temperature->groupbit) * tfactor;
+  if (t_current == 0.0)
+    error->all(FLERR, "Computed current temperature for fix temp/berendsen/cuda must not be 0.0");
+  engine.scale_velocities(groupbit,
+                          sqrt(1.0 + update->dt / t_period * (t_target / t_current - 1.0)));
 }
 
 /* ---------------------------------------------------------------------- */

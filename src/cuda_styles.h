@@ -153,11 +153,12 @@ class FixLangevinCuda : public FixLangevin, public DeviceFix {
 
 // fix nvt: LAMMPS's own Nose-Hoover chain arithmetic (FixNH) on the host, which is
 // scalar work; the velocity scaling and the half-step updates run on the device, and
-// the temperature comes from a device reduction (one 8-byte read-back per step)
+// the temperature comes from a device reduction (one 8-byte read-back per step) over the
+// group of its temperature compute (compute temp; fix_modify temp may name another)
 class FixNVTCuda : public FixNVT, public DeviceFix {
  public:
   FixNVTCuda(class LAMMPS *lmp, int narg, char **arg) : FixNVT(lmp, narg, arg) {}
-  void device_setup(mesogpu::cuda::Engine &engine) override;
+  void init() override;
   void device_initial_integrate(mesogpu::cuda::Engine &engine) override;
   void device_final_integrate(mesogpu::cuda::Engine &engine) override;
 
@@ -171,7 +172,7 @@ class FixTempBerendsenCuda : public FixTempBerendsen, public DeviceFix {
   FixTempBerendsenCuda(class LAMMPS *lmp, int narg, char **arg) : FixTempBerendsen(lmp, narg, arg)
   {
   }
-  void device_setup(mesogpu::cuda::Engine &engine) override;
+  void init() override;
   void device_end_of_step(mesogpu::cuda::Engine &engine) override;
 };
 

@@ -20,6 +20,7 @@
 #include "neigh_list.h"
 #include "neighbor.h"
 #include "output.h"
+#include "platform.h"
 #include "pair.h"
 #include "thermo.h"
 #include "timer.h"
@@ -155,11 +156,6 @@ void VerletCuda::check_thermo()
       "Enthalpy", "Ecouple", "Econserve", "Volume",  "Density",     "Lx",     "Ly",
       "Lz",       "Xlo",     "Xhi",       "Ylo",     "Yhi",         "Zlo",    "Zhi",
       "Bonds",    "Angles",  "Diheds",    "Impros",  "Nbuild",      "Ndanger"};
-  // (after Neighbor::init() the requests live on as the lists' requestors)
-  host_lists_needed = false;
-  for (int i = 0; i < neighbor->nlist; i++)
-    if (neighbor->lists[i]->requestor != static_cast<void *>(force->pair)) host_lists_needed = true;
-
   thermo_device_only = false;
   if (!output->thermo || output->thermo->modified) return;
   auto *temp = modify->get_compute_by_id("thermo_temp");
@@ -170,6 +166,19 @@ void VerletCuda::check_thermo()
     if (!ok) return;
   }
   thermo_device_only = true;
+}
+
+/* ----------------------------------------------------------------------
+   a compute or fix with its own neighbour list (after Neighbor::init() the requests
+   live on as the lists' requestors): then the host builds its lists at setup and at
+   sync steps; otherwise it builds none (only the pair style would read one)
+------------------------------------------------------------------------- */
+
+void VerletCuda::find_host_lists()
+{
+  host_lists_needed = false;
+  for (int i = 0; i < neighbor->nlist; i++)
+    if (neighbor->lists[i]->requestor != static_cast<void *>(force->pair)) host_lists_needed = true;
 }
 
 void VerletCuda::init()
@@ -200,8 +209,8 @@ void VerletCuda::upload()
     return tag_to_index[tag];
   };
 
-  std::vector<int> image(3 * n);
-  for (int i = 0; i < n; i++) {
+  std::vector<int> image(3 * (size_t) n);
+  for (size_t i = 0; i < (size_t) n; i++) {
     const imageint im = atom->image[i];
     image[3 * i + 0] = (im & IMGMASK) - IMGMAX;
     image[3 * i + 1] = (im >> IMGBITS & IMGMASK) - IMGMAX;
@@ -226,9 +235,9 @@ void VerletCuda::upload()
     // special neighbours (1-2, 1-3, 1-4) as device indices
     if (atom->molecular == Atom::MOLECULAR && atom->maxspecial > 0) {
       const int ms = atom->maxspecial;
-      std::vector<int> nspecial(3 * n), special((size_t) n * ms, -1);
+      std::vector<int> nspecial(3 * (size_t) n), special((size_t) n * ms, -1);
       for (int i = 0; i < n; i++) {
-        for (int k = 0; k < 3; k++) nspecial[3 * i + k] = atom->nspecial[i][k];
+        for (int k = 0; k < 3; k++) nspecial[3 * (size_t) i + k] = atom->nspecial[i][k];
         for (int s = 0; s < atom->nspecial[i][2]; s++)
           special[(size_t) i * ms + s] = index_of(atom->special[i][s], "special list", i);
       }
@@ -241,24 +250,33 @@ void VerletCuda::upload()
     }
 
     // bonds of each atom in both directions (with newton_bond each bond is stored once)
+    // (two passes over flat arrays, count then fill: no container per atom, which at 10^8
+    // atoms costs more than the copy itself; entries keep the order of one pass)
     if (force->bond && atom->nbonds > 0) {
-      std::vector<std::vector<std::pair<int, int>>> list(n);
+      std::vector<std::array<int, 3>> terms;    // i, j, type
       for (int i = 0; i < n; i++)
         for (int k = 0; k < atom->num_bond[i]; k++) {
           const int type = atom->bond_type[i][k];
           if (type <= 0) continue;    // bond turned off
-          const int j = index_of(atom->bond_atom[i][k], "bond", i);
-          list[i].push_back({j, type});
-          if (force->newton_bond) list[j].push_back({i, type});
+          terms.push_back({i, index_of(atom->bond_atom[i][k], "bond", i), type});
         }
+      std::vector<int> nb(n, 0);
+      for (const auto &t : terms) {
+        nb[t[0]]++;
+        if (force->newton_bond) nb[t[1]]++;
+      }
       int maxbond = 0;
-      for (auto &l : list) maxbond = MAX(maxbond, (int) l.size());
-      std::vector<int> nb(n), partner((size_t) n * maxbond, 0), btype((size_t) n * maxbond, 0);
-      for (int i = 0; i < n; i++) {
-        nb[i] = list[i].size();
-        for (int k = 0; k < nb[i]; k++) {
-          partner[(size_t) i * maxbond + k] = list[i][k].first;
-          btype[(size_t) i * maxbond + k] = list[i][k].second;
+      for (int i = 0; i < n; i++) maxbond = MAX(maxbond, nb[i]);
+      std::vector<int> partner((size_t) n * maxbond, 0), btype((size_t) n * maxbond, 0);
+      std::fill(nb.begin(), nb.end(), 0);
+      for (const auto &t : terms) {
+        const size_t a = (size_t) t[0] * maxbond + nb[t[0]]++;
+        partner[a] = t[1];
+        btype[a] = t[2];
+        if (force->newton_bond) {
+          const size_t b = (size_t) t[1] * maxbond + nb[t[1]]++;
+          partner[b] = t[0];
+          btype[b] = t[2];
         }
       }
       engine->upload_bonds(nb.data(), partner.data(), btype.data(), maxbond);
@@ -269,29 +287,36 @@ void VerletCuda::upload()
     // newton_bond, on each of its atoms without)
     auto upload_topology = [&](int nper, auto count_of_i, auto atoms_of, auto type_of,
                                auto upload) {
-      std::vector<std::vector<std::array<int, 5>>> list(n);
+      std::vector<std::array<int, 6>> terms;    // atoms (nper), type, owner i
       for (int i = 0; i < n; i++)
         for (int k = 0; k < count_of_i(i); k++) {
           const int type = type_of(i, k);
           if (type <= 0) continue;
-          std::array<int, 5> e{};
+          std::array<int, 6> e{};
           for (int a = 0; a < nper; a++) e[a] = index_of(atoms_of(i, k, a), "angle or dihedral", i);
           e[4] = type;
-          if (force->newton_bond)
-            for (int a = 0; a < nper; a++) list[e[a]].push_back(e);
-          else
-            list[i].push_back(e);
+          e[5] = i;
+          terms.push_back(e);
         }
+      // each atom of a term lists it (newton_bond: stored once), else its owner does
+      auto for_each_lister = [&](const std::array<int, 6> &e, auto fn) {
+        if (force->newton_bond)
+          for (int a = 0; a < nper; a++) fn(e[a]);
+        else
+          fn(e[5]);
+      };
+      std::vector<int> cnt(n, 0);
+      for (const auto &e : terms) for_each_lister(e, [&](int i) { cnt[i]++; });
       int maxn = 0;
-      for (auto &l : list) maxn = MAX(maxn, (int) l.size());
-      std::vector<int> cnt(n), atoms((size_t) n * maxn * nper, 0), types((size_t) n * maxn, 0);
-      for (int i = 0; i < n; i++) {
-        cnt[i] = list[i].size();
-        for (int k = 0; k < cnt[i]; k++) {
-          for (int a = 0; a < nper; a++) atoms[((size_t) i * maxn + k) * nper + a] = list[i][k][a];
-          types[(size_t) i * maxn + k] = list[i][k][4];
-        }
-      }
+      for (int i = 0; i < n; i++) maxn = MAX(maxn, cnt[i]);
+      std::vector<int> atoms((size_t) n * maxn * nper, 0), types((size_t) n * maxn, 0);
+      std::fill(cnt.begin(), cnt.end(), 0);
+      for (const auto &e : terms)
+        for_each_lister(e, [&](int i) {
+          const size_t slot = (size_t) i * maxn + cnt[i]++;
+          for (int a = 0; a < nper; a++) atoms[slot * nper + a] = e[a];
+          types[slot] = e[4];
+        });
       upload(cnt.data(), atoms.data(), types.data(), maxn);
     };
     if (force->angle && atom->nangles > 0) {
@@ -362,36 +387,141 @@ void VerletCuda::upload()
     engine->set_neighbor(neighbor->cutneighmax, neighbor->skin, cutneighsq, neighbor->every,
                          neighbor->delay, neighbor->dist_check != 0);
     if (force->pair) dynamic_cast<DeviceForce *>(force->pair)->device_setup(*engine);
-    for (auto &ifix : modify->get_fix_list())
-      if (auto *dfix = dynamic_cast<DeviceFix *>(ifix)) dfix->device_setup(*engine);
-    engine->build_neighbor_list();
   } catch (std::runtime_error &e) {
     device_error("setup", e);
   }
 }
 
 /* ----------------------------------------------------------------------
-   host LAMMPS sets up as usual (forces on the host, thermo of step 0); then the
-   state goes to the device, which owns it until the next sync
+   the setup of Verlet::setup() / setup_minimal() with the forces of the first step
+   from the device: the host wraps atoms, exchanges and builds ghosts (and the bond
+   topology) as usual, but builds no pair neighbour list that only the pair style would
+   read and computes no forces: at 10^8 atoms those two took minutes on one core. Host
+   fixes' setup (fix langevin's first random forces, fix mdscf's field forces, the
+   thermostats' first temperature) runs on the device forces, which then go back up.
 ------------------------------------------------------------------------- */
 
 void VerletCuda::setup(int flag)
 {
-  Verlet::setup(flag);
-  check_styles();
-  // Neighbor::init() has run by now (it runs after Integrate::init())
-  upload();
-  check_thermo();
-  synced = true;
+  if (comm->me == 0 && screen) {
+    fputs("Setting up Verlet/cuda run ...\n", screen);
+    if (flag) {
+      utils::print(screen,
+                   "  Unit style    : {}\n"
+                   "  Current step  : {}\n"
+                   "  Time step     : {}\n",
+                   update->unit_style, update->ntimestep, update->dt);
+      timer->print_timeout(screen);
+    }
+  }
+  resident_setup(flag, true);
 }
 
 void VerletCuda::setup_minimal(int flag)
 {
-  Verlet::setup_minimal(flag);
+  resident_setup(flag, false);
+}
+
+void VerletCuda::resident_setup(int flag, bool full)
+{
   check_styles();
-  upload();
+  update->setupflag = 1;
+  const double t0 = platform::walltime();
+
+  // host lists of computes/fixes (rdf, ...) are built, and refreshed at sync steps
+  find_host_lists();
+  if (full) atom->setup();
+  if (full || flag) {
+    modify->setup_pre_exchange();
+    domain->pbc();
+    domain->reset_box();
+    comm->setup();
+    if (neighbor->style) neighbor->setup_bins();
+    comm->exchange();
+    // no host atom->sort(): the device sorts its copy at its first list build
+    comm->borders();
+    domain->image_check();
+    domain->box_too_small_check();
+    modify->setup_pre_neighbor();
+    if (host_lists_needed) {
+      neighbor->build(1);
+    } else {
+      // Neighbor::build()'s bookkeeping and the bond topology (compute bond/local, ...),
+      // without the pair list nobody reads
+      neighbor->ago = 0;
+      neighbor->ncalls++;
+      neighbor->lastcall = update->ntimestep;
+      if (atom->molecular != Atom::ATOMIC) neighbor->build_topology();
+    }
+    modify->setup_post_neighbor();
+    neighbor->ncalls = 0;
+  }
+  if (full) force->setup();
+  ev_set(update->ntimestep);
+  force_clear();
+  modify->setup_pre_force(vflag);
+  if (vflag & VIRIAL_CENTROID)
+    error->all(FLERR, "run_style verlet/cuda: the centroid per-atom virial (compute "
+                      "centroid/stress/atom) is not supported in resident runs");
+  const double t1 = platform::walltime();
+
+  upload();    // atoms, topology, force styles; the device's first list build follows
+  const double t2 = platform::walltime();
+
+  const int n = atom->nlocal;
+  try {
+    engine->build_neighbor_list();
+    engine->set_step(update->ntimestep, update->dt);
+    engine->compute_forces(eflag || vflag);
+    engine->download_atoms(nullptr, nullptr, n ? atom->f[0] : nullptr, nullptr);
+    if (n && engine->has_orientation())
+      engine->download_orientation(nullptr, nullptr, atom->torque[0]);
+    engine->check_errors();
+  } catch (std::runtime_error &e) {
+    device_error("setup", e);
+  }
+  if ((eflag & ENERGY_ATOM) || (vflag & VIRIAL_ATOM)) publish_per_atom(eflag, vflag);
+  if (eflag || vflag) publish_energy_virial();
+  const double t3 = platform::walltime();
+
+  modify->setup_pre_reverse(eflag, vflag);
+  if (force->newton) comm->reverse_comm();
+  synced = true;    // host arrays hold the device state: host computes read them
+  modify->setup(vflag);
+  try {
+    // after their host setup, which leaves what the device parts take (fix mdscf's field)
+    for (auto &ifix : modify->get_fix_list())
+      if (auto *dfix = dynamic_cast<DeviceFix *>(ifix)) dfix->device_setup(*engine);
+    // what host fix setups changed: forces (fix langevin, fix mdscf), omega (fix
+    // leapfrog/aniso projects it), velocities
+    if (n)
+      engine->upload_setup_state(atom->v[0], atom->f[0],
+                                 engine->has_orientation() ? atom->omega[0] : nullptr);
+  } catch (std::runtime_error &e) {
+    device_error("setup", e);
+  }
   check_thermo();
-  synced = true;
+  if (full) output->setup(flag);
+  update->setupflag = 0;
+  const double t4 = platform::walltime();
+
+  if (full && comm->me == 0) {    // not per frame of a rerun (setup_minimal)
+    size_t free_b = 0, total_b = 0, held = 0;
+    try {
+      held = mesogpu::cuda::Engine::device_memory(&free_b, &total_b);
+    } catch (std::runtime_error &e) {
+      device_error("setup", e);
+    }
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    const long long entries = engine->neighbor_entries();
+    utils::logmesg(lmp,
+                   "  verlet/cuda setup: {:.3f} s host (exchange, ghosts{}), {:.3f} s upload, "
+                   "{:.3f} s device list and forces, {:.3f} s fix setup and output; device "
+                   "memory {:.2f} GiB held, {:.2f} of {:.2f} GiB free; {} neighbour entries "
+                   "({} per atom)\n",
+                   t1 - t0, host_lists_needed ? ", host lists" : "", t2 - t1, t3 - t2, t4 - t3,
+                   held / gib, free_b / gib, total_b / gib, entries, n > 0 ? entries / n : 0);
+  }
 }
 
 /* ----------------------------------------------------------------------
@@ -402,7 +532,7 @@ void VerletCuda::sync_atoms()
 {
   if (synced || !engine) return;
   const int n = atom->nlocal;
-  std::vector<int> image(3 * n);
+  std::vector<int> image(3 * (size_t) n);
   try {
     engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr,
                            n ? atom->f[0] : nullptr, image.data());
@@ -413,7 +543,7 @@ void VerletCuda::sync_atoms()
   } catch (std::runtime_error &e) {
     error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
   }
-  for (int i = 0; i < n; i++)
+  for (size_t i = 0; i < (size_t) n; i++)
     atom->image[i] = ((imageint) (image[3 * i] + IMGMAX) & IMGMASK) |
                      (((imageint) (image[3 * i + 1] + IMGMAX) & IMGMASK) << IMGBITS) |
                      (((imageint) (image[3 * i + 2] + IMGMAX) & IMGMASK) << IMG2BITS);

@@ -60,6 +60,8 @@ class VerletCuda : public Verlet {
 
   void check_styles();
   void check_thermo();
+  void find_host_lists();
+  void resident_setup(int flag, bool full);
   void upload();
   void publish_energy_virial();
   void publish_per_atom(int eflag, int vflag);

@@ -18,6 +18,7 @@
 
 #include "lmp_session.h"
 #include "mesogpu_cuda.h"
+#include "engine.h"
 #include "precision.h"
 
 #include "gtest/gtest.h"
@@ -1130,6 +1131,180 @@ TEST(GpuResident, MDSCFDensityCountsAtoms)
     printf("[gpu] mdscf %s: type %d: sum phi v_c rho0 = %.10g (atoms: 600)\n", PREC, type, count);
     EXPECT_NEAR(count, 600.0,
                 600.0 * (std::is_same<mesogpu::cuda::acc, double>::value ? 1e-12 : 1e-4));
+  }
+}
+
+// ---- sizes past 32-bit indices --------------------------------------------------------
+
+// device memory in use by the whole process (the engine lives in the plugin)
+size_t device_used()
+{
+  size_t free_b = 0, total_b = 0;
+  mesogpu::cuda::Engine::device_memory(&free_b, &total_b);
+  return total_b - free_b;
+}
+
+// A random LJ liquid of 4000 atoms (fcc 0.8442 with random displacements), forces and
+// pe on the CPU; the same liquid replicated 20 x 20 x 20 (32 M atoms) so that the
+// device's column-major neighbour list (entry k of atom i at k N + i) passes 2^31
+// entries: N x 77.6 neighbours (4/3 pi 2.8^3 x 0.8442 within cutoff 2.5 + skin 0.3)
+// = 2.5e9 > 2^31 = 2.1e9. Periodic replicas have the forces of the small system, so
+// every device force is compared with the CPU force of its original atom
+// ((tag - 1) mod 4000 + 1), and pe and pressure per atom with the small system's.
+TEST(GpuResident, ForcesPast32BitNeighborIndex)
+{
+  const int cells = 10, rep = 20;
+  const std::vector<std::string> liquid = {"units lj",
+                                           "atom_style atomic",
+                                           "atom_modify map array",
+                                           "lattice fcc 0.8442",
+                                           "region box block 0 " + std::to_string(cells) + " 0 " +
+                                               std::to_string(cells) + " 0 " +
+                                               std::to_string(cells),
+                                           "create_box 1 box",
+                                           "create_atoms 1 box",
+                                           "mass 1 1.0",
+                                           "displace_atoms all random 0.1 0.1 0.1 31337 units box"};
+  const std::vector<std::string> pair = {"pair_coeff 1 1 1.0 1.0", "neighbor 0.3 bin",
+                                         "thermo_style custom step pe press"};
+  Lmp cpu;
+  cpu.cmds(liquid);
+  cpu.cmd("pair_style lj/cut 2.5");
+  cpu.cmds(pair);
+  cpu.cmds({"run 0 post no"});
+  const auto f_ref = cpu.forces();
+  const double pe_ref = cpu.thermo("pe"), p_ref = cpu.thermo("press");
+  const long long n_small = cpu.lmp->atom->natoms;
+  // full-list neighbours within cutoff + skin = 2.8, counted over all pairs (minimum image)
+  double nb_small = 0;
+  {
+    auto **x = cpu.lmp->atom->x;
+    const double *prd = cpu.lmp->domain->prd;
+    const int n = cpu.lmp->atom->nlocal;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        if (i == j) continue;
+        double rsq = 0;
+        for (int d = 0; d < 3; ++d) {
+          double dd = x[i][d] - x[j][d];
+          dd -= prd[d] * std::round(dd / prd[d]);
+          rsq += dd * dd;
+        }
+        if (rsq <= 2.8 * 2.8) nb_small += 1;
+      }
+  }
+  const long long n_big = n_small * rep * rep * rep;
+  const double entries = nb_small * rep * rep * rep;
+  printf("[gpu] past 2^31: %lld atoms (%d^3 replicas of %lld), %.2f neighbours per atom within "
+         "2.8, %.4g list entries in use (2^31 = %.4g)\n",
+         n_big, rep, n_small, nb_small / n_small, entries, 2147483648.0);
+  ASSERT_GT(entries, 2147483648.0) << "the test must pass the 32-bit index range";
+
+  const size_t used0 = device_used();
+  Lmp dev;
+  const std::string logname = "gpu_past32bit_" + std::string(PREC) + ".log";
+  dev.cmd("log " + logname);
+  dev.cmds(liquid);
+  dev.cmd("replicate " + std::to_string(rep) + " " + std::to_string(rep) + " " +
+          std::to_string(rep));
+  dev.cmd("pair_style lj/cut/cuda 2.5");
+  dev.cmds(pair);
+  dev.cmds({"run_style verlet/cuda", "run 0 post no"});
+  const size_t used1 = device_used();
+  dev.cmd("log none");
+  ASSERT_EQ(dev.lmp->atom->natoms, n_big);
+
+  auto **f = dev.lmp->atom->f;
+  const auto *tag = dev.lmp->atom->tag;
+  double dmax = 0, fmax = 0;
+  long long bad = 0;
+  for (int i = 0; i < dev.lmp->atom->nlocal; ++i) {
+    const long long t0 = (tag[i] - 1) % n_small;
+    for (int d = 0; d < 3; ++d) {
+      const double r = f_ref[3 * t0 + d];
+      if (!std::isfinite(f[i][d])) ++bad;
+      dmax = std::max(dmax, std::fabs(f[i][d] - r));
+      fmax = std::max(fmax, std::fabs(r));
+    }
+  }
+  const double pe = dev.thermo("pe"), press = dev.thermo("press");
+  printf("[gpu] past 2^31 %s: max |F_dev - F_cpu(original)| / max|F| = %.3g over all %lld atoms "
+         "(%lld non-finite); pe/atom %.12g vs %.12g; press %.10g vs %.10g; device memory in use "
+         "%.2f GiB (%.0f bytes per atom)\n",
+         PREC, dmax / fmax, n_big, bad, pe, pe_ref, press, p_ref, (used1 - used0) / 1073741824.0,
+         double(used1 - used0) / n_big);
+  // the setup line of run_style verlet/cuda: where the setup time goes
+  {
+    std::ifstream in(logname);
+    std::string line;
+    while (std::getline(in, line))
+      if (line.find("verlet/cuda setup:") != std::string::npos) printf("[gpu] %s\n", line.c_str());
+  }
+  std::remove(logname.c_str());
+  // with float positions (mixed, single) a pair distance is resolved to the float spacing
+  // at the coordinates, which grows with the box: 20x the small box's, so 20x the
+  // tolerance (an index error would misplace whole pair forces, far beyond it)
+  const double tol =
+      FORCE_TOL * (std::is_same<mesogpu::cuda::real, float>::value ? double(rep) : 1.0);
+  EXPECT_EQ(bad, 0);
+  EXPECT_LT(dmax / fmax, tol);
+  EXPECT_NEAR(pe, pe_ref, ENERGY_TOL * std::max(1.0, std::fabs(pe_ref)) * 10);
+  EXPECT_NEAR(press, p_ref, 100 * ENERGY_TOL * std::max(1.0, std::fabs(p_ref)));
+}
+
+// a run that does not fit stops with the memory it needs, not with an illegal access:
+// a cap of 1.2 MB (MESOGPU_DEVICE_MEMORY_LIMIT) holds the 4000 atoms and the cell list
+// (about 0.85 MB) but not the neighbour list (4000 x 116 entries x 4 bytes = 1.9 MB)
+TEST(GpuResident, MemoryShortageIsAnError)
+{
+  setenv("MESOGPU_DEVICE_MEMORY_LIMIT", "1.2e6", 1);
+  std::string m;
+  {
+    Lmp l;
+    lj_liquid(l, true);
+    m = l.error_of("run 1");
+  }
+  unsetenv("MESOGPU_DEVICE_MEMORY_LIMIT");
+  printf("[gpu] memory cap 1.2 MB: %s\n", m.c_str());
+  EXPECT_NE(m.find("not enough GPU memory for the neighbour list"), std::string::npos) << m;
+  EXPECT_NE(m.find("bytes) more"), std::string::npos) << m;
+  EXPECT_NE(m.find("MESOGPU_DEVICE_MEMORY_LIMIT"), std::string::npos) << m;
+  // the same system runs without the cap (the engine of the failed run is gone)
+  Lmp ok;
+  lj_liquid(ok, true);
+  EXPECT_EQ(ok.error_of("run 1 post no"), "");
+}
+
+// fix_modify temp with a compute temp of another group: the device thermostats use that
+// group's temperature, as the CPU fixes do. The heavy atoms start at T = 3, so the
+// heavy-group temperature and that of all atoms (about 1.9) set very different
+// rescalings; 50 steps later device and CPU still agree to rounding
+TEST(GpuResident, ThermostatsHonourFixModifyTemp)
+{
+  for (const std::string fix : {"nvt", "temp/berendsen"}) {
+    Lmp cpu, dev;
+    lj_liquid(cpu, false);
+    lj_liquid(dev, true);
+    for (Lmp *l : {&cpu, &dev}) {
+      const bool d = l == &dev;
+      l->cmds({"group heavy type 2", "velocity heavy scale 3.0", "compute theavy heavy temp"});
+      if (fix == "nvt")
+        l->cmds({"unfix 1", "fix th all " + S(d, "nvt") + " temp 1.2 1.2 0.1"});
+      else
+        l->cmd("fix th all " + S(d, "temp/berendsen") + " 1.2 1.2 0.1");
+      l->cmds({"fix_modify th temp theavy", "thermo_style custom step c_theavy temp", "thermo 50",
+               "run 50 post no"});
+    }
+    const double tc = cpu.thermo("c_theavy"), td = dev.thermo("c_theavy");
+    const double ac = cpu.thermo("temp"), ad = dev.thermo("temp");
+    const double dx = max_rel_diff(dev.positions(), cpu.positions());
+    printf("[gpu] %s/cuda with fix_modify temp (group type 2, started at T = 3): after 50 steps "
+           "T(type 2) dev %.8f cpu %.8f, T(all) dev %.8f cpu %.8f, max rel. position "
+           "difference %.3g\n",
+           fix.c_str(), td, tc, ad, ac, dx);
+    EXPECT_NEAR(td, tc, 1e-3 * tc);
+    EXPECT_NEAR(ad, ac, 1e-3 * ac);
+    if (std::is_same<mesogpu::cuda::real, double>::value) EXPECT_LT(dx, 1e-8);
   }
 }
 

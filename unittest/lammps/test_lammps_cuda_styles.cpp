@@ -137,6 +137,32 @@ TEST(CudaStyles, SetupNamesStylesWithoutDevicePart)
   }
 }
 
+// a device thermostat given a temperature compute it cannot reproduce (here with a bias)
+// by fix_modify temp stops at init, before any device work: the same with or without a GPU
+TEST(CudaStyles, DeviceThermostatRefusesBiasedTemperature)
+{
+  for (const std::string fix : {"nvt/cuda temp 1.0 1.0 0.5", "temp/berendsen/cuda 1.0 1.0 0.5"}) {
+    Lmp l;
+    l.cmds({"units lj", "atom_style atomic", "lattice fcc 0.8442", "region box block 0 5 0 5 0 5",
+            "create_box 1 box", "create_atoms 1 box", "mass 1 1.0",
+            "velocity all create 1.0 1 loop geom", "pair_style lj/cut/cuda 2.5",
+            "pair_coeff 1 1 1.0 1.0", "fix 1 all nve/cuda", "compute tp all temp/partial 0 1 1",
+            "fix th all " + fix, "fix_modify th temp tp", "run_style verlet/cuda"});
+    const std::string style = fix.substr(0, fix.find(' '));
+    std::string m = l.error_of("run 1");
+    EXPECT_NE(m.find("Fix " + style +
+                     " (ID th): the temperature compute tp (style temp/partial, "
+                     "with a bias) cannot be used"),
+              std::string::npos)
+        << m;
+    // on the host (run_style verlet) the CPU code honours it
+    if (mesogpu::cuda::device_count() == 0) {
+      l.cmd("run_style verlet");
+      EXPECT_EQ(l.error_of("run 1"), "");
+    }
+  }
+}
+
 TEST(CudaStyles, NoDeviceIsAClearError)
 {
   if (mesogpu::cuda::device_count() > 0) GTEST_SKIP() << "a GPU is present";
