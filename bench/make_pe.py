@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Write a LAMMPS data file of united-atom polyethylene chains (Xu et al. 2010).
 
+The chains of J. Xu, Y. Ren, W. Ge, X. Yu, X. Yang and J. Li, "Molecular dynamics
+simulation of macromolecules using graphics processing unit", Mol. Simul. 36,
+1131-1140 (2010).
+
 Each chain has LENGTH united atoms: CH3 (type 2, C_33) at both ends and CH2 (type 1,
-C_32) in between; the seed's chains are 150 monomers = 298 C_32 + 2 C_33 = 300 sites.
+C_32) in between; Xu et al.'s chains are 150 monomers = 298 C_32 + 2 C_33 = 300 sites.
 Units real (Angstrom, g/mol), atom_style molecular, with every bond, angle and
 dihedral listed (one type each). Pure Python 3 standard library, deterministic for a
 given --seed.
@@ -11,8 +15,8 @@ Chains grow as random walks with the bond length 1.53 A and the angle 109.471 de
 each drawn with its thermal spread at --temp (Gaussian, variance kT/(2K) for the
 input's harmonic K; --rigid holds them exact), so that bonds and angles start with
 their equipartition energy and the thermostat has little to make up. Each torsion is drawn from exp(-E(phi)/kT) at --temp, where E(phi) is the
-input's own torsion term plus the LJ energy of the 1-4 pair (Dreiding, as the seed
-uses it, excludes only 1-2 and 1-3 pairs, so 1-4 pairs interact), which keeps the
+input's own torsion term plus the LJ energy of the 1-4 pair (Dreiding, as Xu et al.
+use it, excludes only 1-2 and 1-3 pairs, so 1-4 pairs interact), which keeps the
 chain locally near equilibrium and the start gentle. A step that comes closer than
 --min-dist to any other atom except the three preceding ones of its own chain is
 rejected (cell grid, periodic box); dead ends back off a few atoms, and a chain that
@@ -28,10 +32,11 @@ import random
 import sys
 import time
 
-BOND = 1.53                     # A, Dreiding C_3 - C_3 (0.153 nm, seed Table I)
-THETA = math.radians(109.471)   # seed Table I
+BOND = 1.53                     # A, Dreiding C_3 - C_3 (0.153 nm, Xu et al. Table I)
+THETA = math.radians(109.471)   # Xu et al. Table I
 MASS = {1: 14.027, 2: 15.035}   # C_32 (CH2), C_33 (CH3), g/mol
-# Dreiding Table II (R0 in A, D0 in kcal/mol); sigma = R0 / 2^(1/6), epsilon = D0.
+# Dreiding (Mayo, Olafson, Goddard, J. Phys. Chem. 94, 8897 (1990)), Table II (R0 in A,
+# D0 in kcal/mol); sigma = R0 / 2^(1/6), epsilon = D0.
 LJ = {1: (4.0677 / 2 ** (1 / 6), 0.1984), 2: (4.1524 / 2 ** (1 / 6), 0.2500)}
 K_PHI = 1.0                     # kcal/mol: 4.184 kJ/mol, E = K (1 + cos 3 phi)
 K_BOND = 350.0                  # kcal/mol/A^2, LAMMPS E = K (r - r0)^2 (in.pe)
@@ -78,7 +83,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--chains", type=int, required=True, help="number of chains M")
     ap.add_argument("--length", type=int, default=300,
-                    help="united atoms per chain (default 300 = 150 monomers, the seed's)")
+                    help="united atoms per chain (default 300 = 150 monomers, as Xu et al.)")
     ap.add_argument("--box", type=float, nargs=3, required=True, metavar=("LX", "LY", "LZ"),
                     help="box edges in Angstrom")
     ap.add_argument("--seed", type=int, default=20100, help="random seed")

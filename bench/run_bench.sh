@@ -36,7 +36,7 @@ declare -A PE_GEN=(
   [pe-I.data]="--chains 64 --box 100 100 160"       # system I: 10x10x16 nm^3, 19,200 atoms
   [pe-VII.data]="--chains 2250 --box 400 400 400"   # system VII: 40x40x40 nm^3, 675,000 atoms
 )
-# DPPC/water MD-SCF systems of the GALAMOST seed (Fig. 7, LW1 and LW2), random start,
+# DPPC/water MD-SCF systems of GALAMOST (Zhu et al. 2013, Fig. 7: LW1, LW2), random start,
 # DPPC:W = 2:5 as its reference system B, 9.837 beads/nm^3: data file -> make_dppc.py args
 DPPC_GEN_PY="$HERE/../examples/mdscf/dppc/make_dppc.py"
 DPPC_HASH=$(cksum "$DPPC_GEN_PY" | cut -d' ' -f1)

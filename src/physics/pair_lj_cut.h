@@ -1,5 +1,7 @@
-/* mesogpu: 12-6 Lennard-Jones pair evaluator, truncated at rc (MODELS.md section 6;
- * the same arithmetic as LAMMPS pair_style lj/cut, so device and CPU agree term by term).
+/* mesogpu: 12-6 Lennard-Jones pair evaluator, truncated at rc (lj/cut on the device:
+ * LAMMPS's bench/in.lj, the united-atom polyethylene of J. Xu et al., Mol. Simul. 36,
+ * 1131 (2010); the same arithmetic as LAMMPS pair_style lj/cut, so device and CPU
+ * agree term by term).
  *
  *   V(r) = 4 eps [(sigma/r)^12 - (sigma/r)^6] - offset,   r < rc
  *   F/r  = (1/r^2) [48 eps sigma^12 / r^12 - 24 eps sigma^6 / r^6]
