@@ -2358,11 +2358,13 @@ namespace cuda {
     }
     for (size_t i = 0; i < (size_t) n; ++i) {
       const double *m = mu4 + 4 * i;
-      const double norm = std::sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+      // the CPU styles' normalisation: no overflow of |mu|^2 for |mu| ~ 1e200
+      double dir[3];
+      const double norm = mesogpu::physics::rotation::unit_vector(m, dir);
       const bool oriented = m[3] > 0.0 && norm > 0.0;
       len[i] = oriented ? m[3] : 0.0;
       for (int d = 0; d < 3; ++d) {
-        buf[d][i] = oriented ? m[d] / norm : 0.0;
+        buf[d][i] = oriented ? dir[d] : 0.0;
         w[d][i] = omega[3 * i + d];
       }
     }
