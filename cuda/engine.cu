@@ -1254,6 +1254,7 @@ namespace cuda {
     std::vector<int> order_host;
     int sort_every = 0;
     long long steps_since_sort = 0;
+    long long sorts_done = 0;
     bool sort_due = false;
 
     BoxD box() const
@@ -1632,6 +1633,7 @@ namespace cuda {
     if (s.sort_every > 0 && s.steps_since_sort >= s.sort_every) {
       sort_atoms();    // reorders every per-atom array; the cell list must be built again
       s.steps_since_sort = 0;
+      s.sorts_done++;
       s.cell_count.zero();
       wrap_and_bin_kernel<<<blocks(s.n), BLOCK>>>(
           s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
@@ -2210,6 +2212,8 @@ namespace cuda {
         << std::sqrt(e.rsq) << " is at least twice R0";
     throw std::runtime_error(m.str());
   }
+
+  long long Engine::sorts_done() const { return impl->sorts_done; }
 
   void Engine::set_sort(int every)
   {

@@ -163,6 +163,8 @@ namespace cuda {
     // steps after the last sort; 0 = never. Results do not depend on it beyond rounding;
     // downloads come back in LAMMPS order.
     void set_sort(int every);
+    // sorts along the space-filling curve since this engine was made
+    long long sorts_done() const;
 
     // --- force field ---------------------------------------------------------------
     void set_pair_lj(const HostLJ &p);

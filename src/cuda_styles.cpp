@@ -339,7 +339,8 @@ void PairDPDCuda::device_setup(Engine &engine)
       p.cut[k] = cut[i][j];
       p.cutsq[k] = cutsq[i][j];
     }
-  for (int k = 0; k < 4; k++) p.special_sqrt[k] = special_sqrt[k];
+  // PairDPD fills special_sqrt in compute(), which a resident run never calls
+  for (int k = 0; k < 4; k++) p.special_sqrt[k] = sqrt(force->special_lj[k]);
   p.seed = static_cast<unsigned>(seed);
   engine.set_pair_dpd(p);
 }

@@ -36,6 +36,8 @@ class VerletCuda : public Verlet {
   // the engine while the device state is ahead of the host arrays (during a run,
   // between syncs), else null: device-aware computes (temp/cuda) ask it for reductions
   mesogpu::cuda::Engine *engine_ahead_of_host() const { return synced ? nullptr : engine.get(); }
+  // the device state, for tests and diagnostics (nullptr before the first resident setup)
+  const mesogpu::cuda::Engine *device_engine() const { return engine.get(); }
   // bring x, v, f and images on the host up to date (no-op when already synced)
   void sync_atoms();
   // sync_atoms(), then ghost atoms and host neighbour lists as at a reneighboring step
