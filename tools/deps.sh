@@ -3,7 +3,7 @@
 # what is missing with apt-get; otherwise it names the missing packages and stops.
 set -euo pipefail
 PACKAGES=(g++ make cmake ca-certificates libopenmpi-dev openmpi-bin libgtest-dev libgmock-dev
-          libyaml-dev libpng-dev zlib1g-dev gawk)
+          libyaml-dev libpng-dev zlib1g-dev gawk python3 python3-numpy python3-scipy)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
