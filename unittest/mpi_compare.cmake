@@ -4,11 +4,10 @@
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 file(COPY ${EXAMPLE_DIR}/chain.mol DESTINATION ${WORK_DIR})
-get_filename_component(POT ${EXAMPLE_DIR}/../../potentials ABSOLUTE)
 
 foreach(np 1 2)
   execute_process(COMMAND ${MPIEXEC} -np ${np} --oversubscribe ${LMP} -in ${EXAMPLE_DIR}/in.melt
-      -var potentials ${POT} -var nsteps 200 -var ensemble nve -log log.np${np}
+      -var nsteps 200 -var ensemble nve -log log.np${np}
     WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
   message("np ${np}:\n${o}${e}")
   if(NOT rc EQUAL 0 OR o MATCHES "ERROR")

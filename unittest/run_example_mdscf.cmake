@@ -3,21 +3,13 @@
 # steps each. Fails on a LAMMPS error, a temperature away from the thermostat's 1.0, a
 # contact ratio R = n_AB/(n_AA + n_AB) below the mixed blend's ~0.40 for chi N = 1, or one
 # not clearly lower (demixing) for chi N = 20.
-# Inputs: LMP (launcher), EXAMPLE_DIR, WORK_DIR.
+# Inputs: LMP (launcher), EXAMPLE_DIR, WORK_DIR, NP/MPIEXEC (ranks).
 include(${CMAKE_CURRENT_LIST_DIR}/example_checks.cmake)
-file(REMOVE_RECURSE ${WORK_DIR})
-file(MAKE_DIRECTORY ${WORK_DIR})
-file(COPY ${EXAMPLE_DIR}/chain.mol DESTINATION ${WORK_DIR})
+copy_example()
 
 foreach(chi 0.05 1.0)
-  execute_process(COMMAND ${LMP} -in ${EXAMPLE_DIR}/in.blend -var chi ${chi} -var nsteps 6000
-      -var every 2000 -log log.chi${chi}
-    WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
-  message("chi ${chi}:\n${o}${e}")
-  if(NOT rc EQUAL 0 OR o MATCHES "ERROR")
-    message(FATAL_ERROR "in.blend with chi ${chi} failed (exit ${rc})")
-  endif()
-  string(REGEX MATCH "RESULT chi [^ ]+ contact_ratio ([^ ]+) W" m "${o}")
+  run_lmp(in.blend log.chi${chi} -var chi ${chi} -var nsteps 6000 -var every 2000)
+  string(REGEX MATCH "RESULT chi [^ ]+ contact_ratio ([^ ]+) W" m "${lmp_output}")
   if(NOT m)
     message(FATAL_ERROR "in.blend with chi ${chi}: no RESULT line")
   endif()
@@ -39,4 +31,4 @@ execute_process(COMMAND awk "BEGIN{exit !(${R_1.0} < 0.8 * ${R_0.05})}" RESULT_V
 if(bad)
   message(FATAL_ERROR "chi N = 20 should demix: contact ratio ${R_1.0} vs ${R_0.05} mixed")
 endif()
-message("example mdscf/blend: contact ratio ${R_0.05} at chi N = 1 (mixed), ${R_1.0} at chi N = 20 (demixing)")
+message("example mdscf/blend on ${NP} rank(s): contact ratio ${R_0.05} at chi N = 1 (mixed), ${R_1.0} at chi N = 20 (demixing)")

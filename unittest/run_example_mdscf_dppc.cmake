@@ -7,15 +7,14 @@
 # outside 3.0-4.6 nm (measured 3.75), water at the mid-plane above 5 % of bulk
 # (measured 0.002 %), P at the mid-plane above 20 % of its maximum (0.02 %), a water-free
 # core (phi_W < 10 % of bulk) narrower than 1.5 nm (2.66).
-# Inputs: LMP (launcher), PYTHON (python3), EXAMPLE_DIR, WORK_DIR, EXTRA (optional extra
+# Inputs: LMP (launcher), PYTHON (python3), EXAMPLE_DIR, WORK_DIR, NP/MPIEXEC (ranks), EXTRA (optional extra
 # LAMMPS arguments, e.g. "-var damp 1000" - weak friction, the field gets stale between
 # updates and the bilayer dissolves - to see the checks fail).
 include(${CMAKE_CURRENT_LIST_DIR}/example_checks.cmake)
-file(REMOVE_RECURSE ${WORK_DIR})
-file(MAKE_DIRECTORY ${WORK_DIR})
+copy_example()
 set(nsteps 15000)
 
-execute_process(COMMAND ${PYTHON} ${EXAMPLE_DIR}/make_dppc.py --lipids 208 --water 1600
+execute_process(COMMAND ${PYTHON} make_dppc.py --lipids 208 --water 1600
     --box 81.6 81.6 62.6 -o dppc.data
   WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
 message("${o}${e}")
@@ -32,7 +31,7 @@ list(GET cols 1 temp)
 # 4096 beads: the instantaneous T fluctuates by sqrt(2/3N) = 1.3 %
 require_range("temperature after ${nsteps} steps (Langevin target 325 K)" ${temp} 305 345)
 
-execute_process(COMMAND ${PYTHON} ${EXAMPLE_DIR}/bilayer.py profile.dat --skip 6000
+execute_process(COMMAND ${PYTHON} bilayer.py profile.dat --skip 6000
   WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
 message("${o}${e}")
 if(NOT rc EQUAL 0)

@@ -1,7 +1,7 @@
 # ctest driver for examples/janus (test example:janus): short versions of in.micelles
 # (8^3 box, 1,536 particles, 77 Janus, 3000 steps) and in.triblock (6^3 box, 648
 # particles, 1000 steps), then analyze.py on their dumps.
-# Inputs: LMP (launcher), EXAMPLE_DIR, WORK_DIR, PYTHON (python3; empty: analysis
+# Inputs: LMP (launcher), EXAMPLE_DIR, WORK_DIR, NP/MPIEXEC (ranks), PYTHON (python3; empty: analysis
 # skipped, said so in the output), EXTRA (optional extra LAMMPS arguments for the micelle
 # run, e.g. "-var alphaA 0" to see the aggregation check fail).
 # Fails on: a LAMMPS error; a missing or non-finite thermo line; a translational or
@@ -9,10 +9,8 @@
 # the Janus particles (fewer clusters at the end than at the start, and the 'bond'
 # clusters of analyze.py grown at least 1.8-fold in weight-average size, with patches
 # pointing inwards); analyze.py reporting bad orientations or coordinates.
-file(REMOVE_RECURSE ${WORK_DIR})
-file(MAKE_DIRECTORY ${WORK_DIR})
-
 include(${CMAKE_CURRENT_LIST_DIR}/../../unittest/example_checks.cmake)
+copy_example()
 
 # --- micelles -----------------------------------------------------------------------
 separate_arguments(extra UNIX_COMMAND "${EXTRA}")
@@ -58,7 +56,7 @@ if(NOT PYTHON)
   return()
 endif()
 function(run_py out)
-  execute_process(COMMAND ${PYTHON} ${EXAMPLE_DIR}/analyze.py ${ARGN}
+  execute_process(COMMAND ${PYTHON} analyze.py ${ARGN}
     WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
   message("${o}${e}")
   if(NOT rc EQUAL 0 OR NOT o MATCHES "checks passed")
