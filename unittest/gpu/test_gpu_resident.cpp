@@ -564,7 +564,7 @@ TEST(GpuResident, DPDThermostatAndMomentum)
   const std::vector<std::string> c = {
       "variable vx equal vcm(all,x)", "variable vy equal vcm(all,y)",
       "variable vz equal vcm(all,z)", "thermo_style custom step temp v_vx v_vy v_vz",
-      "thermo 1000", "run 1000 post no", "fix tave all ave/time 2 1500 3000 c_thermo_temp",
+      "thermo 1000", "run 1000 post no", "fix tave all ave/time 2 1500 4000 c_thermo_temp",
       "run 3000 post no"};
   cpu.cmds(c);
   dev.cmds(c);
