@@ -2,12 +2,16 @@
  * it with g++). One Engine holds one system resident on the GPU: atom state, cell and
  * neighbour lists, topology, force-field parameters, and the per-step kernels.
  *
- * Scope now: one GPU, orthogonal fully periodic box, per-type masses; pair lj/cut and
- * table/r2, bond harmonic and fene, fix nve; exclusions and special factors from
- * LAMMPS's special lists; neighbour rebuilds decided on the device exactly as LAMMPS
- * decides them (every / delay / check with half the skin). Device order is LAMMPS
- * order until the first sort along a space-filling curve (set_sort); data come back in
- * LAMMPS order.
+ * Scope now: one GPU, orthogonal fully periodic box, per-type or per-atom masses; pair
+ * lj/cut, table/r2, gauss, harmonic/cut, dpd and soft/aniso (with torques); bonds
+ * harmonic and fene, angles harmonic and cosine/squared, dihedrals harmonic and charmm;
+ * velocity Verlet, Nose-Hoover, Langevin, Berendsen, momentum removal, the rotational
+ * leapfrog of oriented particles, and the MD-SCF field; exclusions and special factors
+ * from LAMMPS's special lists; neighbour rebuilds decided on the device exactly as LAMMPS
+ * decides them (every / delay / check with half the skin). Device order is LAMMPS order
+ * until the first sort along a space-filling curve (set_sort); data come back in LAMMPS
+ * order. The implementation is in parts: core/ (device memory, atoms, energies),
+ * neighbor/, forces/, integrate/, field/; their shared state is core/engine_impl.cuh.
  * Sizes: at most 2^30 atoms (and MD-SCF grid nodes) per device; every product of counts
  * (neighbour-list entries, cell slots, per-atom lists) is indexed in 64 bits.
  * Errors: every CUDA failure and every violated limit throws std::runtime_error with

@@ -2,11 +2,12 @@
    (src/physics/table_r2.h). The pair-force kernels of the engine call the same
    evaluator per neighbour; this kernel evaluates it per rsq so tests can compare the
    device arithmetic with the CPU one. */
+#include "core/device_array.cuh"
 #include "cuda_check.h"
 #include "mesogpu_cuda.h"
 #include "physics/table_r2.h"
 
-#include <memory>
+#include <vector>
 
 namespace mesogpu {
 namespace cuda {
@@ -25,16 +26,6 @@ namespace cuda {
       energy[i] = e;
     }
 
-    struct DeviceFree {
-      void operator()(void *p) const { cudaFree(p); }
-    };
-    template <typename T> std::unique_ptr<T, DeviceFree> device_alloc(size_t n)
-    {
-      void *p = nullptr;
-      MESOGPU_CUDA_CALL(cudaMalloc(&p, n * sizeof(T) + 1));
-      return std::unique_ptr<T, DeviceFree>(static_cast<T *>(p));
-    }
-
     template <typename Real>
     void run(const TableR2Host &t, const std::vector<double> &rsq_in, std::vector<double> &fdivr,
              std::vector<double> &energy, std::vector<int> &ok)
@@ -44,15 +35,15 @@ namespace cuda {
       std::vector<Real> f(count), e(count);
       ok.assign(count, 0);
 
-      auto d_coeff = device_alloc<Real>(coeff.size());
-      auto d_rsq = device_alloc<Real>(count);
-      auto d_f = device_alloc<Real>(count);
-      auto d_e = device_alloc<Real>(count);
-      auto d_ok = device_alloc<int>(count);
-      MESOGPU_CUDA_CALL(cudaMemcpy(d_coeff.get(), coeff.data(), coeff.size() * sizeof(Real),
-                                   cudaMemcpyHostToDevice));
-      MESOGPU_CUDA_CALL(
-          cudaMemcpy(d_rsq.get(), rsq.data(), count * sizeof(Real), cudaMemcpyHostToDevice));
+      // the engine's allocator (core/memory.cu): checked against the free memory first
+      detail::AllocLabel label("the table/r2 test arrays");
+      detail::DeviceArray<Real> d_coeff, d_rsq, d_f, d_e;
+      detail::DeviceArray<int> d_ok;
+      d_coeff.upload(coeff);
+      d_rsq.upload(rsq);
+      d_f.resize(count);
+      d_e.resize(count);
+      d_ok.resize(count);
 
       physics::TableR2View<Real> view;
       view.coeff = d_coeff.get();
@@ -70,12 +61,9 @@ namespace cuda {
         MESOGPU_CUDA_LAUNCH_CHECK();
       }
       MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
-      MESOGPU_CUDA_CALL(
-          cudaMemcpy(f.data(), d_f.get(), count * sizeof(Real), cudaMemcpyDeviceToHost));
-      MESOGPU_CUDA_CALL(
-          cudaMemcpy(e.data(), d_e.get(), count * sizeof(Real), cudaMemcpyDeviceToHost));
-      MESOGPU_CUDA_CALL(
-          cudaMemcpy(ok.data(), d_ok.get(), count * sizeof(int), cudaMemcpyDeviceToHost));
+      d_f.download(f.data(), count);
+      d_e.download(e.data(), count);
+      d_ok.download(ok.data(), count);
       fdivr.assign(f.begin(), f.end());
       energy.assign(e.begin(), e.end());
     }

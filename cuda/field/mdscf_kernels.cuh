@@ -1,7 +1,8 @@
 /* mesogpu: the device kernels of fix mdscf/cuda (MD-SCF; physics in src/physics/mdscf.h).
- * Included by engine.cu inside its anonymous namespace (uses acc/real, BLOCK,
- * block_sum_to). The grid is the whole periodic grid of one GPU: node g = (ix, iy, iz),
- * index (iz ny + iy) nx + ix; per-node component data at [node ncomp + k].
+ * Included by field/mdscf.cu inside its anonymous namespace (uses acc/real, BLOCK,
+ * block_sum_to; the grid types are in field/field_types.cuh). The grid is the whole periodic grid
+ * of one GPU: node g = (ix, iy, iz), index (iz ny + iy) nx + ix; per-node component data at [node
+ * ncomp + k].
  *
  * Step of a field update:
  *   deposit   CIC weights of the field atoms into rho (counts per node), in double where
@@ -12,19 +13,10 @@
  *   gradient  central differences of V_K, packed (gx, gy, gz) per component and node
  * Every step: force F_i = -sum_c w_c grad V_K(g_c) (one thread per atom). */
 
-#ifndef MESOGPU_CUDA_MDSCF_KERNELS_CUH
-#define MESOGPU_CUDA_MDSCF_KERNELS_CUH
+#ifndef MESOGPU_CUDA_FIELD_MDSCF_KERNELS_CUH
+#define MESOGPU_CUDA_FIELD_MDSCF_KERNELS_CUH
 
-// physics/mdscf.h is included by engine.cu at file scope
-
-constexpr int MDSCF_MAX_COMP = 8;    // components per field (limit of the per-thread arrays)
-
-struct FieldGridD {
-  int n[3];        // nodes per edge
-  acc lo[3];       // box lower corner
-  acc inv_h[3];    // nodes per length
-  int ncomp;
-};
+// physics/mdscf.h and field/field_types.cuh are included at file scope
 
 // a grid coordinate's lower node (wrapped periodically) and fraction; positions may lie
 // outside the box by up to half the skin between neighbour-list builds
@@ -125,11 +117,6 @@ __global__ void mdscf_deposit_gather_kernel(const acc *x0, const acc *x1, const 
   }
   for (int k = 0; k < g.ncomp; ++k) rho[(size_t) node * g.ncomp + k] = sum[k];
 }
-
-struct FieldParamsD {
-  acc chi[MDSCF_MAX_COMP * MDSCF_MAX_COMP];
-  acc kT, inv_kappa;
-};
 
 // phi = rho scale (scale = 1/(rho0 v_c); 1 when rho already holds phi), V_K per node;
 // sums over nodes of f_chi, f_kappa and the virial density into out[0..2]

@@ -1,0 +1,141 @@
+/* mesogpu: device memory and the atom layout every part of the engine shares (internal
+ * to cuda/). Every allocation goes through device_alloc (core/memory.cu): it is checked
+ * against the free device memory and the MESOGPU_DEVICE_MEMORY_LIMIT cap first. */
+#ifndef MESOGPU_CUDA_CORE_DEVICE_ARRAY_CUH
+#define MESOGPU_CUDA_CORE_DEVICE_ARRAY_CUH
+
+#include "cuda_check.h"
+#include "precision.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace mesogpu {
+namespace cuda {
+  namespace detail {
+
+    constexpr int SBBITS = 30;    // special-neighbour bits on top of the index, as LAMMPS
+    constexpr int NEIGHMASK = 0x3FFFFFFF;
+    constexpr int BLOCK = 128;
+
+    enum ErrorBits : int { ERR_BELOW_TABLE = 1, ERR_BAD_FENE = 2, ERR_ROTATION = 4 };
+
+    // atoms per device: the two special-neighbour bits sit on top of the atom index in the
+    // neighbour list (as in LAMMPS), so indices must stay below 2^30
+    constexpr long long MAX_ATOMS = (long long) NEIGHMASK + 1;
+
+    // device memory the engine holds now, the cap on it (0: none), and what the
+    // allocations in the current AllocLabel scope are for (error messages name it)
+    extern size_t g_engine_bytes;
+    extern size_t g_memory_limit;
+    extern thread_local const char *g_alloc_what;
+    // names what the allocations inside its scope are for (the error message says it)
+    struct AllocLabel {
+      const char *prev;
+      explicit AllocLabel(const char *what) : prev(g_alloc_what) { g_alloc_what = what; }
+      ~AllocLabel() { g_alloc_what = prev; }
+      AllocLabel(const AllocLabel &) = delete;
+    };
+
+    std::string bytes_text(size_t b);
+    // count elements of elem bytes, or a runtime_error naming what and how much
+    void *device_alloc(size_t count, size_t elem);
+
+    template <typename T> class DeviceArray {
+     public:
+      DeviceArray() = default;
+      DeviceArray(const DeviceArray &) = delete;
+      ~DeviceArray() { release(); }
+      // the old contents are not kept when the array grows (the old block is freed first,
+      // so growing never needs old + new at once)
+      void resize(size_t n)
+      {
+        if (n <= cap) {
+          count = n;
+          return;
+        }
+        release();
+        ptr = static_cast<T *>(device_alloc(n, sizeof(T)));
+        cap = n;
+        count = n;
+      }
+      void release()
+      {
+        if (ptr) {
+          cudaFree(ptr);
+          g_engine_bytes -= std::max<size_t>(cap, 1) * sizeof(T);
+        }
+        ptr = nullptr;
+        cap = count = 0;
+      }
+      void upload(const T *host, size_t n)
+      {
+        resize(n);
+        if (n) MESOGPU_CUDA_CALL(cudaMemcpy(ptr, host, n * sizeof(T), cudaMemcpyHostToDevice));
+      }
+      void upload(const std::vector<T> &host) { upload(host.data(), host.size()); }
+      void download(T *host, size_t n) const
+      {
+        if (n) MESOGPU_CUDA_CALL(cudaMemcpy(host, ptr, n * sizeof(T), cudaMemcpyDeviceToHost));
+      }
+      void zero()
+      {
+        if (count) MESOGPU_CUDA_CALL(cudaMemsetAsync(ptr, 0, count * sizeof(T)));
+      }
+      T *get() const { return ptr; }
+      size_t size() const { return count; }
+      void swap(DeviceArray &o)
+      {
+        std::swap(ptr, o.ptr);
+        std::swap(count, o.count);
+        std::swap(cap, o.cap);
+      }
+
+     private:
+      T *ptr = nullptr;
+      size_t count = 0, cap = 0;
+    };
+
+    template <typename R> struct alignas(4 * sizeof(R)) PosType {
+      R x, y, z;
+      int type;
+    };
+
+    // a unit orientation packed for one 16- or 32-byte read per neighbour
+    struct alignas(4 * sizeof(real)) real4 {
+      real x, y, z, w;
+    };
+    __host__ __device__ inline real4 make_real4(acc x, acc y, acc z, acc w)
+    {
+      return {static_cast<real>(x), static_cast<real>(y), static_cast<real>(z),
+              static_cast<real>(w)};
+    }
+
+    struct BoxD {
+      acc lo[3], prd[3];
+      real prd_r[3], inv_prd_r[3];
+    };
+
+    __device__ __forceinline__ real min_image(real d, real prd, real inv_prd)
+    {
+      return d - prd * rint(d * inv_prd);
+    }
+
+    // per-atom and per-node launches: n <= MAX_ATOMS, so the block count is an int
+    inline int blocks(int n)
+    {
+      return (n + BLOCK - 1) / BLOCK;
+    }
+    // launches over products of counts (cell slots): 64-bit, x dimension (up to 2^31 - 1)
+    inline unsigned blocks64(long long n)
+    {
+      return static_cast<unsigned>((n + BLOCK - 1) / BLOCK);
+    }
+
+  }    // namespace detail
+}    // namespace cuda
+}    // namespace mesogpu
+
+#endif

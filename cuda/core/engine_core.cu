@@ -1,0 +1,342 @@
+/* mesogpu: the engine's atoms and box, force computation order, energies and virials, errors
+ * (see engine.h). */
+
+#include "core/engine_impl.cuh"
+#include "core/reduce.cuh"
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace mesogpu {
+namespace cuda {
+
+  namespace {
+
+    // sums of 7 per-atom arrays (energy, 6 virial) in double
+    __global__ void reduce_ev_kernel(int n, PerAtomEV ev, double *out)
+    {
+      const int t = threadIdx.x;
+      double a[7] = {0, 0, 0, 0, 0, 0, 0};
+      for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) {
+        a[0] += ev.e[i];
+        a[1] += ev.v0[i];
+        a[2] += ev.v1[i];
+        a[3] += ev.v2[i];
+        a[4] += ev.v3[i];
+        a[5] += ev.v4[i];
+        a[6] += ev.v5[i];
+      }
+      block_sum_to(a, out);
+    }
+
+  }    // namespace
+
+  Engine::Engine() : impl(new Impl)
+  {
+    if (device_count() == 0)
+      throw std::runtime_error("mesogpu: no CUDA device is visible to this process");
+    // a cap on the device memory the engine may hold (bytes; testing, or sharing a GPU)
+    g_memory_limit = 0;
+    if (const char *cap = std::getenv("MESOGPU_DEVICE_MEMORY_LIMIT")) {
+      char *end = nullptr;
+      const double b = std::strtod(cap, &end);
+      if (end == cap || *end != '\0' || !(b > 0) || b > 1e18)
+        throw std::runtime_error(std::string("mesogpu: MESOGPU_DEVICE_MEMORY_LIMIT='") + cap +
+                                 "' is not a number of bytes (e.g. 2e9)");
+      g_memory_limit = static_cast<size_t>(b);
+    }
+    MESOGPU_CUDA_CALL(cudaHostAlloc(&impl->status_host, 4 * sizeof(int), cudaHostAllocDefault));
+    impl->status.resize(4);
+    impl->ev_sum.resize(28);
+    impl->err.resize(1);
+    MESOGPU_CUDA_CALL(cudaMemset(impl->err.get(), 0, sizeof(ErrorRecord)));
+  }
+
+  Engine::~Engine()
+  {
+    if (impl && impl->status_host) cudaFreeHost(impl->status_host);
+  }
+
+  int Engine::natoms() const
+  {
+    return impl->n;
+  }
+
+  void Engine::set_box(const double lo[3], const double hi[3])
+  {
+    for (int d = 0; d < 3; ++d) {
+      impl->lo[d] = lo[d];
+      impl->hi[d] = hi[d];
+    }
+  }
+
+  void Engine::upload_atoms(int n, int ntypes, const double *x, const double *v, const double *f,
+                            const int *image, const int *type, const double *mass_per_type)
+  {
+    Impl &s = *impl;
+    if (n < 0 || n > MAX_ATOMS)
+      throw std::runtime_error("mesogpu: " + std::to_string(n) +
+                               " atoms on one GPU; the device engine holds at most " +
+                               std::to_string(MAX_ATOMS) +
+                               " (2^30: the neighbour list keeps LAMMPS's two special bits on "
+                               "top of each atom index)");
+    AllocLabel label("the atom arrays");
+    s.n = n;
+    s.ntypes = ntypes;
+    std::vector<acc> buf(n);
+    std::vector<int> ibuf(n);
+    for (int d = 0; d < 3; ++d) {
+      for (size_t i = 0; i < (size_t) n; ++i) buf[i] = static_cast<acc>(x[3 * i + d]);
+      s.x[d].upload(buf);
+      s.xhold[d].upload(buf);
+      for (size_t i = 0; i < (size_t) n; ++i) buf[i] = static_cast<acc>(v[3 * i + d]);
+      s.v[d].upload(buf);
+      for (size_t i = 0; i < (size_t) n; ++i) buf[i] = static_cast<acc>(f[3 * i + d]);
+      s.f[d].upload(buf);
+      for (size_t i = 0; i < (size_t) n; ++i) ibuf[i] = image[3 * i + d];
+      s.image[d].upload(ibuf);
+    }
+    s.type.upload(type, n);
+    std::vector<acc> m(mass_per_type, mass_per_type + ntypes + 1);
+    s.mass.upload(m);
+    std::vector<PosType<real>> p(n);
+    for (size_t i = 0; i < (size_t) n; ++i) {
+      p[i].x = static_cast<real>(x[3 * i]);
+      p[i].y = static_cast<real>(x[3 * i + 1]);
+      p[i].z = static_cast<real>(x[3 * i + 2]);
+      p[i].type = type[i];
+    }
+    s.pos.upload(p);
+    for (auto *st : {&s.ev_pair, &s.ev_bond, &s.ev_angle, &s.ev_dihedral}) st->valid = false;
+    s.maxangle = s.maxdihedral = 0;
+    s.nangle.resize(n);
+    s.nangle.zero();
+    s.ndihedral.resize(n);
+    s.ndihedral.zero();
+    s.nnbr.resize(n);
+    s.cell_of.resize(n);
+    s.nbond.resize(n);
+    s.nbond.zero();
+    s.maxbond = 0;
+    s.nspecial.resize(0);
+    s.maxspecial = 0;
+    s.built = false;
+    s.ev_valid = false;
+    s.have_orient = false;
+    s.have_field = false;          // until a fix sets one for this run
+    s.exclusion = ExclusionD{};    // until set_exclusions
+    s.ex_type.resize(0);
+    s.molecule.resize(0);
+    s.pair_kind = Impl::PairKind::none;    // until the pair style sets its kind
+    s.rmass.resize(0);
+    s.order_host.resize(n);
+    for (int i = 0; i < n; ++i) s.order_host[i] = i;
+    s.order.upload(s.order_host);
+    s.steps_since_sort = 0;
+  }
+
+  void Engine::upload_setup_state(const double *v, const double *f, const double *omega)
+  {
+    Impl &s = *impl;
+    std::vector<acc> buf(s.n);
+    const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]
+    auto up = [&](const double *h, DeviceArray<acc> *dst) {
+      for (int d = 0; d < 3; ++d) {
+        for (size_t i = 0; i < (size_t) s.n; ++i)
+          buf[i] = static_cast<acc>(h[3 * (size_t) o[i] + d]);
+        dst[d].upload(buf);
+      }
+    };
+    if (v) up(v, s.v);
+    if (f) up(f, s.f);
+    if (omega && s.have_orient) up(omega, s.omega);
+  }
+
+  size_t Engine::device_memory(size_t *free_bytes, size_t *total_bytes)
+  {
+    size_t fb = 0, tb = 0;
+    MESOGPU_CUDA_CALL(cudaMemGetInfo(&fb, &tb));
+    if (free_bytes) *free_bytes = fb;
+    if (total_bytes) *total_bytes = tb;
+    return g_engine_bytes;
+  }
+
+  long long Engine::neighbor_entries() const
+  {
+    return impl->pair_kind == Impl::PairKind::none ? 0 : (long long) impl->nbr.size();
+  }
+
+  void Engine::download_atoms(double *x, double *v, double *f, int *image) const
+  {
+    const Impl &s = *impl;
+    MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+    std::vector<acc> buf(s.n);
+    std::vector<int> ibuf(s.n);
+    const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]
+    for (int d = 0; d < 3; ++d) {
+      if (x) {
+        s.x[d].download(buf.data(), s.n);
+        for (int i = 0; i < s.n; ++i) x[3 * (size_t) o[i] + d] = buf[i];
+      }
+      if (v) {
+        s.v[d].download(buf.data(), s.n);
+        for (int i = 0; i < s.n; ++i) v[3 * (size_t) o[i] + d] = buf[i];
+      }
+      if (f) {
+        s.f[d].download(buf.data(), s.n);
+        for (int i = 0; i < s.n; ++i) f[3 * (size_t) o[i] + d] = buf[i];
+      }
+      if (image) {
+        s.image[d].download(ibuf.data(), s.n);
+        for (int i = 0; i < s.n; ++i) image[3 * (size_t) o[i] + d] = ibuf[i];
+      }
+    }
+  }
+
+  void Engine::upload_mask(const int *mask)
+  {
+    impl->mask.upload(mask, impl->n);
+  }
+
+  void Engine::upload_tags(const int *tag)
+  {
+    impl->tag.upload(tag, impl->n);
+  }
+
+  void Engine::set_step(long long step, double dt)
+  {
+    impl->step = step;
+    impl->dt = dt;
+  }
+
+  void Engine::compute_forces(bool ev)
+  {
+    Impl &s = *impl;
+    if (!s.built) build_neighbor_list();
+    Impl::ForceLaunch c;
+    c.ev = ev;    // the EV variants only on steps whose energy or virial someone reads
+    c.box = s.box();
+    c.special_lj.w[0] = real(1);
+    for (int k = 1; k < 4; ++k) c.special_lj.w[k] = static_cast<real>(s.special_lj[k]);
+    c.nb = blocks(s.n);
+    const bool bonds = s.maxbond > 0 && s.bond_kind != Impl::BondKind::none;
+    const bool angles = s.maxangle > 0 && s.angle_kind >= 0;
+    const bool dihedrals = s.maxdihedral > 0 && s.have_dihedral;
+    // per-atom energy/virial arrays only for the kinds that compute (a kind without terms
+    // reads as zero in the reductions and downloads)
+    const bool has_kind[4] = {s.pair_kind != Impl::PairKind::none, bonds, angles, dihedrals};
+    PerAtomEVStore *stores[4] = {&s.ev_pair, &s.ev_bond, &s.ev_angle, &s.ev_dihedral};
+    for (int k = 0; k < 4; ++k) {
+      if (ev && has_kind[k]) stores[k]->resize(s.n);
+      stores[k]->valid = ev && has_kind[k];
+    }
+    c.ev_pair = s.ev_pair.view();
+    c.ev_bond = s.ev_bond.view();
+    c.ev_angle = s.ev_angle.view();
+    c.ev_dihedral = s.ev_dihedral.view();
+
+    // the pair kernels write the forces; everything after adds to them
+    if (s.pair_kind == Impl::PairKind::soft_aniso)
+      s.launch_soft_aniso(c);
+    else
+      s.launch_pair_forces(c);
+    if (s.have_orient && s.pair_kind != Impl::PairKind::soft_aniso)
+      for (int d = 0; d < 3; ++d) s.torque[d].zero();    // no style makes torques
+    s.launch_bonded_forces(c, bonds, angles, dihedrals);
+    s.ev_valid = ev;
+    s.steps_since_sort++;
+  }
+
+  EnergyVirial Engine::reduce_energy_virial()
+  {
+    Impl &s = *impl;
+    if (!s.ev_valid)
+      throw std::runtime_error(
+          "mesogpu: energy/virial requested on a step that did not compute them");
+    s.ev_sum.zero();
+    const int nb = std::min(blocks(s.n), 1024);
+    PerAtomEVStore *stores[4] = {&s.ev_pair, &s.ev_bond, &s.ev_angle, &s.ev_dihedral};
+    for (int k = 0; k < 4; ++k)    // a kind without terms sums to zero
+      if (stores[k]->valid && s.n > 0)
+        reduce_ev_kernel<<<nb, BLOCK>>>(s.n, stores[k]->view(), s.ev_sum.get() + 7 * k);
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    double h[28];
+    s.ev_sum.download(h, 28);
+    EnergyVirial r;
+    r.e_pair = h[0];
+    r.e_bond = h[7];
+    r.e_angle = h[14];
+    r.e_dihedral = h[21];
+    for (int k = 0; k < 6; ++k) {
+      r.v_pair[k] = h[1 + k];
+      r.v_bond[k] = h[8 + k];
+      r.v_angle[k] = h[15 + k];
+      r.v_dihedral[k] = h[22 + k];
+    }
+    return r;
+  }
+
+  void Engine::download_per_atom_ev(ForceKind kind, double *energy, double *virial) const
+  {
+    const Impl &s = *impl;
+    if (!s.ev_valid)
+      throw std::runtime_error(
+          "mesogpu: per-atom energy/virial requested on a step that did not compute them");
+    const PerAtomEVStore *stores[4] = {&s.ev_pair, &s.ev_bond, &s.ev_angle, &s.ev_dihedral};
+    const PerAtomEVStore &st = *stores[static_cast<int>(kind)];
+    MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+    std::vector<acc> buf(s.n);
+    const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]
+    for (int c = 0; c < 7; ++c) {
+      double *out = c == 0 ? energy : virial;
+      if (!out) continue;
+      if (st.valid)
+        st.a[c].download(buf.data(), s.n);
+      else
+        std::fill(buf.begin(), buf.end(), acc(0));    // no terms of this kind
+      if (c == 0)
+        for (int i = 0; i < s.n; ++i) out[o[i]] = buf[i];
+      else
+        for (int i = 0; i < s.n; ++i) out[6 * (size_t) o[i] + c - 1] = buf[i];
+    }
+  }
+
+  void Engine::check_errors()
+  {
+    Impl &s = *impl;
+    ErrorRecord e;
+    s.err.download(&e, 1);
+    if (e.bits == 0) return;
+    MESOGPU_CUDA_CALL(cudaMemset(s.err.get(), 0, sizeof(ErrorRecord)));
+    std::ostringstream m;
+    if (e.bits & ERR_BELOW_TABLE)
+      m << "pair distance " << std::sqrt(e.rsq) << " between atoms at device index " << e.i
+        << " and " << e.j
+        << " is below the start of its table/r2 table (use 'inner clamp' or a table that starts "
+           "closer)";
+    else if (e.bits & ERR_ROTATION)
+      m << "fix leapfrog/aniso: the atom at device index " << e.i
+        << " turns by more than 1 radian per step (dt*|omega| = " << std::sqrt(e.rsq)
+        << " >= 1): reduce the timestep, or use 'limit normalize'";
+    else if (e.bits & ERR_BAD_FENE)
+      m << "bad FENE bond between atoms at device index " << e.i << " and " << e.j << ": length "
+        << std::sqrt(e.rsq) << " is at least twice R0";
+    throw std::runtime_error(m.str());
+  }
+
+  void Engine::synchronize()
+  {
+    MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+  }
+
+  void Engine::upload_rmass(const double *rmass)
+  {
+    Impl &s = *impl;
+    std::vector<acc> m(rmass, rmass + s.n);
+    s.rmass.upload(m);
+  }
+
+}    // namespace cuda
+}    // namespace mesogpu

@@ -1,0 +1,191 @@
+/* mesogpu: the engine's state (Engine::Impl), shared by the parts of cuda/ that define
+ * Engine's methods: core/ (atoms, energies), neighbor/ (list, sort), forces/, integrate/,
+ * field/. Internal to cuda/. */
+#ifndef MESOGPU_CUDA_CORE_ENGINE_IMPL_CUH
+#define MESOGPU_CUDA_CORE_ENGINE_IMPL_CUH
+
+#include "core/device_array.cuh"
+#include "core/device_types.cuh"
+#include "engine.h"
+#include "field/field_types.cuh"
+#include "mesogpu_cuda.h"
+
+#include "physics/angle.h"
+#include "physics/bond_fene.h"
+#include "physics/bond_harmonic.h"
+#include "physics/dihedral.h"
+#include "physics/pair_dpd.h"
+#include "physics/pair_gauss.h"
+#include "physics/pair_harmonic_cut.h"
+#include "physics/pair_lj_cut.h"
+#include "physics/soft_aniso.h"
+#include "physics/table_r2.h"
+
+namespace mesogpu {
+namespace cuda {
+
+  using namespace detail;
+
+  struct Engine::Impl {
+    int n = 0, ntypes = 0;
+    double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    DeviceArray<acc> x[3], v[3], f[3], xhold[3];
+    DeviceArray<int> image[3], type, mask, tag;
+    DeviceArray<acc> mass;
+    DeviceArray<acc> rmass;    // per-atom masses (atom styles with rmass), else empty
+    const acc *rmass_ptr() const { return rmass.size() ? rmass.get() : nullptr; }
+    DeviceArray<PosType<real>> pos;
+
+    // special neighbours
+    DeviceArray<int> nspecial, special;
+    int maxspecial = 0;
+    int special_flag[4] = {0, 1, 1, 1};
+    double special_lj[4] = {1, 1, 1, 1};
+
+    // bonds
+    DeviceArray<int> nbond, bond_partner, bond_type;
+    int maxbond = 0;
+    // angles and dihedrals
+    DeviceArray<int> nangle, ndihedral, dihedral_type;
+    DeviceArray<int4> angle_atoms, dihedral_atoms;
+    int maxangle = 0, maxdihedral = 0;
+    int angle_kind = -1;
+    bool have_dihedral = false;
+    DeviceArray<physics::AngleParams<real>> angle_params;
+    DeviceArray<physics::DihedralParams<real>> dihedral_params;
+
+    // neighbour list
+    double cutneighmax = 0, skin = 0;
+    int every = 1, delay = 0;
+    bool dist_check = true;
+    int ago = 0;
+    bool built = false;
+    DeviceArray<real> cutneighsq;
+    int ncell[3] = {1, 1, 1};
+    int cell_cap = 0, nbr_cap = 0;
+    DeviceArray<int> cell_of, cell_count, cell_atoms, nnbr, nbr;
+    DeviceArray<PosType<real>> cell_pos;    // positions in cell order, for the list build
+    DeviceArray<int> status;       // [0] max cell occupancy, [1] max neighbours, [2] rebuild flag
+    int *status_host = nullptr;    // pinned
+
+    // force field
+    enum class PairKind {
+      none,
+      lj,
+      table,
+      gauss,
+      harmonic_cut,
+      dpd,
+      soft_aniso
+    } pair_kind = PairKind::none;
+    enum class BondKind { none, harmonic, fene } bond_kind = BondKind::none;
+    DeviceArray<physics::LJCutParams<real>> lj;
+    DeviceArray<physics::GaussParams<real>> gauss;
+    DeviceArray<physics::DPDParams<real>> dpd;
+    double dpd_special_sqrt[4] = {1, 1, 1, 1};
+    unsigned dpd_seed = 0;
+    long long step = 0;
+    double dt = 0.0;
+    DeviceArray<physics::HarmonicCutParams<real>> harmonic_cut;
+    DeviceArray<physics::SoftAnisoParams<real>> soft_aniso;
+    // oriented particles: unit n, |mu| (0: none), omega, torque, packed n for the pair kernel
+    DeviceArray<acc> orient[3], mu_len, omega[3], torque[3], inertia;
+    DeviceArray<real4> orient_packed;
+    bool have_orient = false;
+    DeviceArray<int> rotation_limited;    // drifts past dt |w| = 1 (normalised) since the last take
+    DeviceArray<double> gfactor1, gfactor2, mv_sum;
+    DeviceArray<physics::TableR2View<real>> table_view;
+    DeviceArray<real> table_coeff, pair_offset, pair_cutsq;
+    DeviceArray<physics::BondHarmonicParams<real>> bond_harmonic;
+    DeviceArray<physics::BondFENEParams<real>> bond_fene;
+    PerAtomEVStore ev_pair, ev_bond, ev_angle, ev_dihedral;
+    bool ev_valid = false;
+    DeviceArray<double> ev_sum;
+    DeviceArray<ErrorRecord> err;
+
+    // neigh_modify exclude
+    ExclusionD exclusion{};
+    DeviceArray<int> ex_type, molecule;
+    ExclusionD exclusion_view() const
+    {
+      ExclusionD e = exclusion;
+      e.ex_type = ex_type.size() ? ex_type.get() : nullptr;
+      e.mask = mask.get();
+      e.molecule = molecule.size() ? molecule.get() : nullptr;
+      return e;
+    }
+
+    // MD-SCF field of fix mdscf/cuda (mdscf_kernels.cuh)
+    bool have_field = false;
+    FieldGridD field_grid{};
+    FieldParamsD field_params{};
+    int field_groupbit = 0;
+    acc field_scale = acc(1);    // 1/(rho0 v_c)
+    bool field_gather = false;
+    int field_cell_cap = 0;
+    DeviceArray<int> field_type2comp, field_cell_count, field_cell_atoms;
+    DeviceArray<acc> field_phi, field_pot;
+    DeviceArray<real4> field_grad;
+    DeviceArray<double> field_sums;    // f_chi, f_kappa, virial density summed over nodes
+    int field_nodes() const { return field_grid.n[0] * field_grid.n[1] * field_grid.n[2]; }
+    void field_derive(acc scale);
+
+    // device order: order[i] = LAMMPS index of device atom i (identity until the first sort)
+    DeviceArray<int> order, sort_src, sort_inv, sort_tmp_int;
+    DeviceArray<unsigned> sort_key, sort_key_out;
+    DeviceArray<char> sort_scratch;
+    std::vector<int> order_host;
+    int sort_every = 0;
+    long long steps_since_sort = 0;
+    long long sorts_done = 0;
+    bool sort_due = false;
+
+    BoxD box() const
+    {
+      BoxD b;
+      for (int d = 0; d < 3; ++d) {
+        b.lo[d] = static_cast<acc>(lo[d]);
+        b.prd[d] = static_cast<acc>(hi[d] - lo[d]);
+        b.prd_r[d] = static_cast<real>(hi[d] - lo[d]);
+        b.inv_prd_r[d] = static_cast<real>(1.0 / (hi[d] - lo[d]));
+      }
+      return b;
+    }
+    int ntp1() const { return ntypes + 1; }
+
+    // per type pair parameters (make(k) for pair k of (ntypes+1)^2) and cutoffs to the device
+    template <typename P, typename Make>
+    void upload_pair(DeviceArray<P> &dst, const std::vector<double> &cutsq, PairKind kind,
+                     Make make)
+    {
+      const int np = ntp1() * ntp1();
+      std::vector<P> h(np);
+      std::vector<real> c(np);
+      for (int k = 0; k < np; ++k) {
+        h[k] = make(k);
+        c[k] = static_cast<real>(cutsq[k]);
+      }
+      dst.upload(h);
+      pair_cutsq.upload(c);
+      pair_kind = kind;
+    }
+
+    // the force launches of compute_forces, each in the part of the engine that owns its
+    // kernels: one step's launch settings
+    struct ForceLaunch {
+      bool ev = false;    // the energy/virial variant (someone reads them this step)
+      BoxD box{};
+      Special4 special_lj{};
+      int nb = 0;    // blocks over the atoms
+      PerAtomEV ev_pair{}, ev_bond{}, ev_angle{}, ev_dihedral{};
+    };
+    void launch_pair_forces(const ForceLaunch &c);    // forces/pair_forces.cu
+    void launch_soft_aniso(const ForceLaunch &c);     // forces/soft_aniso.cu
+    // forces/bonded.cu
+    void launch_bonded_forces(const ForceLaunch &c, bool bonds, bool angles, bool dihedrals);
+  };
+
+}    // namespace cuda
+}    // namespace mesogpu
+
+#endif

@@ -1,0 +1,274 @@
+/* mesogpu: isotropic pair forces over the full neighbour list (see engine.h). */
+
+#include "core/engine_impl.cuh"
+#include <cmath>
+#include <stdexcept>
+
+namespace mesogpu {
+namespace cuda {
+
+  namespace {
+
+    // ---- forces ------------------------------------------------------------------------
+    struct PairLJDev {
+      const physics::LJCutParams<real> *p;
+      const real *cutsq;
+      __device__ bool eval(int ti, int tj, int ntp1, real rsq, real &fpair, real &e) const
+      {
+        return physics::EvaluatorLJCut<real>(rsq, p[ti * ntp1 + tj]).evaluate(fpair, e);
+      }
+    };
+    struct PairTableDev {
+      const physics::TableR2View<real> *t;
+      const real *offset;
+      const real *cutsq;
+      __device__ bool eval(int ti, int tj, int ntp1, real rsq, real &fpair, real &e) const
+      {
+        const int ij = ti * ntp1 + tj;
+        const bool ok = physics::EvaluatorTableR2<real>(rsq, t[ij]).evaluate(fpair, e);
+        e -= offset[ij];
+        return ok;
+      }
+    };
+
+    struct PairGaussDev {
+      const physics::GaussParams<real> *p;
+      const real *cutsq;
+      __device__ bool eval(int ti, int tj, int ntp1, real rsq, real &fpair, real &e) const
+      {
+        return physics::EvaluatorGauss<real>(rsq, p[ti * ntp1 + tj]).evaluate(fpair, e);
+      }
+    };
+    struct PairHarmonicCutDev {
+      const physics::HarmonicCutParams<real> *p;
+      const real *cutsq;
+      __device__ bool eval(int ti, int tj, int ntp1, real rsq, real &fpair, real &e) const
+      {
+        return physics::EvaluatorHarmonicCut<real>(rsq, p[ti * ntp1 + tj]).evaluate(fpair, e);
+      }
+    };
+
+    // DPD needs velocities and a random number per pair and step: its own kernel, still one
+    // thread per atom over the full list; the pair's two threads draw the same number
+    template <bool EV>
+    __global__ void dpd_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
+                                      const int *nbr, const physics::DPDParams<real> *params,
+                                      const real *cutsq, int ntp1, Special4 special_lj,
+                                      Special4 special_sqrt, const acc *v0, const acc *v1,
+                                      const acc *v2, const int *tag, uint32_t seed, uint32_t step,
+                                      real dtinvsqrt, acc *f0, acc *f1, acc *f2, PerAtomEV ev)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const PosType<real> pi = pos[i];
+      const real vix = v0[i], viy = v1[i], viz = v2[i];
+      const uint32_t tagi = tag[i];
+      acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      const int m = nnbr[i];
+      const int *nb = nbr + i;    // entry k at nb[k n]: a 64-bit pointer step, no int product
+      for (int k = 0; k < m; ++k, nb += n) {
+        int j = *nb;
+        const int which = (j >> SBBITS) & 3;
+        j &= NEIGHMASK;
+        const PosType<real> pj = pos[j];
+        const real dx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
+        const real dy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
+        const real dz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
+        const real rsq = dx * dx + dy * dy + dz * dz;
+        const int ij = pi.type * ntp1 + pj.type;
+        if (rsq >= cutsq[ij]) continue;
+        const real dot =
+            dx * (vix - real(v0[j])) + dy * (viy - real(v1[j])) + dz * (viz - real(v2[j]));
+        const real xi = static_cast<real>(
+            physics::dpd_gaussian(seed, tagi, static_cast<uint32_t>(tag[j]), step));
+        real fpair, en;
+        if (!physics::dpd_pair<real>(rsq, dot, xi, dtinvsqrt, special_lj.w[which],
+                                     special_sqrt.w[which], params[ij], fpair, en))
+          continue;
+        fx += dx * fpair;
+        fy += dy * fpair;
+        fz += dz * fpair;
+        if (EV) {
+          e += acc(0.5) * en;
+          add_half_pair_virial(v, dx, dy, dz, fpair);
+        }
+      }
+      f0[i] = fx;
+      f1[i] = fy;
+      f2[i] = fz;
+      if (EV) ev.store(i, e, v);
+    }
+
+    // one thread per atom over its full neighbour list: each pair is evaluated twice and
+    // no atomics are needed; energy and virial take half of each pair
+    template <class Pair, bool EV>
+    __global__ void pair_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
+                                       const int *nbr, Pair pair, int ntp1, Special4 special_lj,
+                                       acc *f0, acc *f1, acc *f2, PerAtomEV ev, ErrorRecord *err)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const PosType<real> pi = pos[i];
+      acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      const int m = nnbr[i];
+      const int *nb = nbr + i;    // entry k at nb[k n]: a 64-bit pointer step, no int product
+      for (int k = 0; k < m; ++k, nb += n) {
+        int j = *nb;
+        const int which = (j >> SBBITS) & 3;    // as LAMMPS sbmask(): the shift is arithmetic
+        j &= NEIGHMASK;
+        const PosType<real> pj = pos[j];
+        const real dx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
+        const real dy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
+        const real dz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
+        const real rsq = dx * dx + dy * dy + dz * dz;
+        if (rsq >= pair.cutsq[pi.type * ntp1 + pj.type]) continue;
+        real fpair, en;
+        if (!pair.eval(pi.type, pj.type, ntp1, rsq, fpair, en)) {
+          if (atomicOr(&err->bits, ERR_BELOW_TABLE) == 0) {
+            err->i = i;
+            err->j = j;
+            err->rsq = rsq;
+          }
+        }
+        const real factor = special_lj.w[which];
+        fpair *= factor;
+        fx += dx * fpair;
+        fy += dy * fpair;
+        fz += dz * fpair;
+        if (EV) {
+          e += acc(0.5) * factor * en;
+          add_half_pair_virial(v, dx, dy, dz, fpair);
+        }
+      }
+      f0[i] = fx;
+      f1[i] = fy;
+      f2[i] = fz;
+      if (EV) ev.store(i, e, v);
+    }
+
+  }    // namespace
+
+  void Engine::set_pair_none()
+  {
+    impl->pair_kind = Impl::PairKind::none;
+  }
+
+  void Engine::set_pair_lj(const HostLJ &p)
+  {
+    impl->upload_pair(impl->lj, p.cutsq, Impl::PairKind::lj, [&](int k) {
+      return physics::LJCutParams<real>{static_cast<real>(p.lj1[k]), static_cast<real>(p.lj2[k]),
+                                        static_cast<real>(p.lj3[k]), static_cast<real>(p.lj4[k]),
+                                        static_cast<real>(p.offset[k])};
+    });
+  }
+
+  void Engine::set_pair_table_r2(const HostTableR2 &p)
+  {
+    Impl &s = *impl;
+    const int np = s.ntp1() * s.ntp1();
+    std::vector<real> coeff(p.coeff.begin(), p.coeff.end());
+    s.table_coeff.upload(coeff);
+    std::vector<size_t> start(p.n.size());
+    size_t off = 0;
+    for (size_t t = 0; t < p.n.size(); ++t) {
+      start[t] = off;
+      off += 4 * (size_t) p.n[t];
+    }
+    std::vector<physics::TableR2View<real>> views(np);
+    std::vector<real> offset(np), cutsq(np);
+    for (int k = 0; k < np; ++k) {
+      const int t = p.table_of_pair[k];
+      physics::TableR2View<real> v{};
+      if (t >= 0) {
+        v.coeff = s.table_coeff.get() + start[t];
+        v.z_lo = static_cast<real>(p.z_lo[t]);
+        v.dz = static_cast<real>(p.dz[t]);
+        v.inv_dz = static_cast<real>(1.0 / p.dz[t]);
+        v.n = p.n[t];
+        v.inner = static_cast<physics::InnerMode>(p.inner);
+      }
+      views[k] = v;
+      offset[k] = static_cast<real>(p.offset[k]);
+      cutsq[k] = static_cast<real>(p.cutsq[k]);
+    }
+    s.table_view.upload(views);
+    s.pair_offset.upload(offset);
+    s.pair_cutsq.upload(cutsq);
+    s.pair_kind = Impl::PairKind::table;
+  }
+
+  void Engine::set_pair_gauss(const HostGauss &p)
+  {
+    impl->upload_pair(impl->gauss, p.cutsq, Impl::PairKind::gauss, [&](int k) {
+      return physics::GaussParams<real>{static_cast<real>(p.a[k]), static_cast<real>(p.b[k]),
+                                        static_cast<real>(p.offset[k])};
+    });
+  }
+
+  void Engine::set_pair_harmonic_cut(const HostHarmonicCut &p)
+  {
+    impl->upload_pair(impl->harmonic_cut, p.cutsq, Impl::PairKind::harmonic_cut, [&](int k) {
+      return physics::HarmonicCutParams<real>{static_cast<real>(p.k[k]),
+                                              static_cast<real>(p.cut[k])};
+    });
+  }
+
+  void Engine::set_pair_dpd(const HostDPD &p)
+  {
+    impl->upload_pair(impl->dpd, p.cutsq, Impl::PairKind::dpd, [&](int k) {
+      return physics::DPDParams<real>{static_cast<real>(p.a0[k]), static_cast<real>(p.gamma[k]),
+                                      static_cast<real>(p.sigma[k]), static_cast<real>(p.cut[k])};
+    });
+    for (int k = 0; k < 4; ++k) impl->dpd_special_sqrt[k] = p.special_sqrt[k];
+    impl->dpd_seed = p.seed;
+  }
+
+  void Engine::Impl::launch_pair_forces(const ForceLaunch &c)
+  {
+    Impl &s = *this;
+    const int nb = c.nb;
+    auto pair_launch = [&](auto pair) {
+      using Pair = decltype(pair);
+      auto kernel = c.ev ? pair_forces_kernel<Pair, true> : pair_forces_kernel<Pair, false>;
+      kernel<<<nb, BLOCK>>>(s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(),
+                            c.special_lj, s.f[0].get(), s.f[1].get(), s.f[2].get(), c.ev_pair,
+                            s.err.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    };
+    switch (s.pair_kind) {
+      case PairKind::lj:
+        pair_launch(PairLJDev{s.lj.get(), s.pair_cutsq.get()});
+        break;
+      case PairKind::table:
+        pair_launch(PairTableDev{s.table_view.get(), s.pair_offset.get(), s.pair_cutsq.get()});
+        break;
+      case PairKind::gauss:
+        pair_launch(PairGaussDev{s.gauss.get(), s.pair_cutsq.get()});
+        break;
+      case PairKind::harmonic_cut:
+        pair_launch(PairHarmonicCutDev{s.harmonic_cut.get(), s.pair_cutsq.get()});
+        break;
+      case PairKind::dpd: {
+        Special4 ssq;
+        for (int k = 0; k < 4; ++k) ssq.w[k] = static_cast<real>(s.dpd_special_sqrt[k]);
+        // a step of length 0 (used to evaluate forces in place) carries no noise
+        const real dtinvsqrt = s.dt > 0.0 ? static_cast<real>(1.0 / std::sqrt(s.dt)) : real(0);
+        auto kernel = c.ev ? dpd_forces_kernel<true> : dpd_forces_kernel<false>;
+        kernel<<<nb, BLOCK>>>(s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), s.dpd.get(),
+                              s.pair_cutsq.get(), s.ntp1(), c.special_lj, ssq, s.v[0].get(),
+                              s.v[1].get(), s.v[2].get(), s.tag.get(), s.dpd_seed,
+                              static_cast<uint32_t>(s.step), dtinvsqrt, s.f[0].get(), s.f[1].get(),
+                              s.f[2].get(), c.ev_pair);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+        break;
+      }
+      case PairKind::soft_aniso:    // forces/soft_aniso.cu
+        throw std::logic_error("mesogpu: launch_pair_forces called for soft/aniso");
+      case PairKind::none:
+        for (int d = 0; d < 3; ++d) s.f[d].zero();
+        break;
+    }
+  }
+
+}    // namespace cuda
+}    // namespace mesogpu

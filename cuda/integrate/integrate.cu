@@ -1,0 +1,314 @@
+/* mesogpu: velocity Verlet, thermostats and momentum removal (see engine.h). */
+
+#include "core/engine_impl.cuh"
+#include "core/reduce.cuh"
+#include "physics/random.h"
+#include <cmath>
+#include <stdexcept>
+
+namespace mesogpu {
+namespace cuda {
+
+  namespace {
+
+    // ---- integrators ----------------------------------------------------------------
+    // the arithmetic of LAMMPS FixNVE (dtfm = dtf / mass), so CPU and device agree
+    __global__ void nve_initial_kernel(int n, acc *x0, acc *x1, acc *x2, acc *v0, acc *v1, acc *v2,
+                                       const acc *f0, const acc *f1, const acc *f2, const int *type,
+                                       const acc *mass, const acc *rmass, acc dtv, acc dtf,
+                                       PosType<real> *pos, const int *mask, int groupbit)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      const acc dtfm = dtf / (rmass ? rmass[i] : mass[type[i]]);
+      acc vx = v0[i] + dtfm * f0[i], vy = v1[i] + dtfm * f1[i], vz = v2[i] + dtfm * f2[i];
+      v0[i] = vx;
+      v1[i] = vy;
+      v2[i] = vz;
+      acc x = x0[i] + dtv * vx, y = x1[i] + dtv * vy, z = x2[i] + dtv * vz;
+      x0[i] = x;
+      x1[i] = y;
+      x2[i] = z;
+      pos[i].x = static_cast<real>(x);
+      pos[i].y = static_cast<real>(y);
+      pos[i].z = static_cast<real>(z);
+    }
+
+    __global__ void nve_final_kernel(int n, acc *v0, acc *v1, acc *v2, const acc *f0, const acc *f1,
+                                     const acc *f2, const int *type, const acc *mass,
+                                     const acc *rmass, acc dtf, const int *mask, int groupbit)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      const acc dtfm = dtf / (rmass ? rmass[i] : mass[type[i]]);
+      v0[i] += dtfm * f0[i];
+      v1[i] += dtfm * f1[i];
+      v2[i] += dtfm * f2[i];
+    }
+
+    // ---- thermostats ---------------------------------------------------------------------
+    // the arithmetic of LAMMPS FixLangevin::post_force (no bias, no tally, per-type mass)
+    __global__ void langevin_kernel(int n, const int *mask, int groupbit, const int *type,
+                                    const int *tag, const acc *v0, const acc *v1, const acc *v2,
+                                    acc *f0, acc *f1, acc *f2, const double *gfactor1,
+                                    const double *gfactor2, double tsqrt, uint32_t seed,
+                                    uint32_t step_lo, uint32_t step_hi)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      const double gamma1 = gfactor1[type[i]], gamma2 = gfactor2[type[i]] * tsqrt;
+      double u[3];
+      physics::uniform3(seed, static_cast<uint32_t>(tag[i]), step_lo, step_hi, u);
+      f0[i] += gamma1 * v0[i] + gamma2 * (u[0] - 0.5);
+      f1[i] += gamma1 * v1[i] + gamma2 * (u[1] - 0.5);
+      f2[i] += gamma1 * v2[i] + gamma2 * (u[2] - 0.5);
+    }
+
+    // sum over the group of m v^2 (slot 0) and m v (slots 1..3), double
+    __global__ void reduce_mv_kernel(int n, const int *mask, int groupbit, const int *type,
+                                     const acc *mass, const acc *rmass, const acc *v0,
+                                     const acc *v1, const acc *v2, double *out)
+    {
+      const int t = threadIdx.x;
+      double a[4] = {0, 0, 0, 0};
+      for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) {
+        if (!(mask[i] & groupbit)) continue;
+        const double m = rmass ? rmass[i] : mass[type[i]];
+        a[0] += m * (double(v0[i]) * v0[i] + double(v1[i]) * v1[i] + double(v2[i]) * v2[i]);
+        a[1] += m * v0[i];
+        a[2] += m * v1[i];
+        a[3] += m * v2[i];
+      }
+      block_sum_to(a, out);
+    }
+
+    // lambda from the reduced temperature, on the device: no host round trip per step
+    __global__ void berendsen_scale_kernel(int n, const int *mask, int groupbit, acc *v0, acc *v1,
+                                           acc *v2, const double *sums, double tfactor,
+                                           double t_target, double dt_over_period)
+    {
+      const double t_current = sums[0] * tfactor;
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit) || t_current <= 0.0) return;
+      const double lamda = sqrt(1.0 + dt_over_period * (t_target / t_current - 1.0));
+      v0[i] *= lamda;
+      v1[i] *= lamda;
+      v2[i] *= lamda;
+    }
+
+    __global__ void zero_momentum_kernel(int n, const int *mask, int groupbit, acc *v0, acc *v1,
+                                         acc *v2, const double *sums, double inv_mass, int3 dims)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      if (dims.x) v0[i] -= sums[1] * inv_mass;
+      if (dims.y) v1[i] -= sums[2] * inv_mass;
+      if (dims.z) v2[i] -= sums[3] * inv_mass;
+    }
+
+  }    // namespace
+
+  void Engine::set_langevin(const std::vector<double> &gfactor1,
+                            const std::vector<double> &gfactor2)
+  {
+    impl->gfactor1.upload(gfactor1);
+    impl->gfactor2.upload(gfactor2);
+  }
+
+  void Engine::langevin(int groupbit, double tsqrt, unsigned seed, long long step)
+  {
+    Impl &s = *impl;
+    langevin_kernel<<<blocks(s.n), BLOCK>>>(
+        s.n, s.mask.get(), groupbit, s.type.get(), s.tag.get(), s.v[0].get(), s.v[1].get(),
+        s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(), s.gfactor1.get(), s.gfactor2.get(),
+        tsqrt, seed, static_cast<uint32_t>(step), static_cast<uint32_t>(step >> 32));
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::berendsen(int groupbit, double tfactor, double t_target, double dt_over_period)
+  {
+    Impl &s = *impl;
+    s.mv_sum.resize(4);
+    s.mv_sum.zero();
+    const int nb = std::min(blocks(s.n), 1024);
+    reduce_mv_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+                                    s.rmass_ptr(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
+                                    s.mv_sum.get());
+    berendsen_scale_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.v[0].get(),
+                                                   s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
+                                                   tfactor, t_target, dt_over_period);
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  namespace {
+    __global__ void scale_velocities_kernel(int n, const int *mask, int groupbit, acc *v0, acc *v1,
+                                            acc *v2, acc factor)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      v0[i] *= factor;
+      v1[i] *= factor;
+      v2[i] *= factor;
+    }
+  }    // namespace
+
+  namespace {
+    // per-atom sums for the rotation of a group: mode 0 -> m x (3 values); mode 1 ->
+    // angular momentum (3) and inertia tensor (6) about xcm; unwrapped positions
+    template <int NSUM, int MODE>
+    __global__ void
+    reduce_rotation_kernel(int n, const int *mask, int groupbit, const int *type, const acc *mass,
+                           const acc *rmass, const acc *x0, const acc *x1, const acc *x2,
+                           const int *im0, const int *im1, const int *im2, const acc *v0,
+                           const acc *v1, const acc *v2, double3 prd, double3 xcm, double *out)
+    {
+      const int t = threadIdx.x;
+      double a[NSUM];
+      for (int c = 0; c < NSUM; ++c) a[c] = 0.0;
+      for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) {
+        if (!(mask[i] & groupbit)) continue;
+        const double m = rmass ? rmass[i] : mass[type[i]];
+        const double ux = x0[i] + im0[i] * prd.x, uy = x1[i] + im1[i] * prd.y,
+                     uz = x2[i] + im2[i] * prd.z;
+        if (MODE == 0) {
+          a[0] += m * ux;
+          a[1] += m * uy;
+          a[2] += m * uz;
+        } else {
+          const double dx = ux - xcm.x, dy = uy - xcm.y, dz = uz - xcm.z;
+          a[0] += m * (dy * v2[i] - dz * v1[i]);
+          a[1] += m * (dz * v0[i] - dx * v2[i]);
+          a[2] += m * (dx * v1[i] - dy * v0[i]);
+          if (NSUM > 3) {
+            a[3 % NSUM] += m * (dy * dy + dz * dz);
+            a[4 % NSUM] += m * (dx * dx + dz * dz);
+            a[5 % NSUM] += m * (dx * dx + dy * dy);
+            a[6 % NSUM] -= m * dx * dy;
+            a[7 % NSUM] -= m * dy * dz;
+            a[8 % NSUM] -= m * dx * dz;
+          }
+        }
+      }
+      block_sum_to(a, out);
+    }
+
+    __global__ void subtract_rotation_kernel(int n, const int *mask, int groupbit, const acc *x0,
+                                             const acc *x1, const acc *x2, const int *im0,
+                                             const int *im1, const int *im2, acc *v0, acc *v1,
+                                             acc *v2, double3 prd, double3 xcm, double3 w)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      const double dx = x0[i] + im0[i] * prd.x - xcm.x, dy = x1[i] + im1[i] * prd.y - xcm.y,
+                   dz = x2[i] + im2[i] * prd.z - xcm.z;
+      v0[i] -= w.y * dz - w.z * dy;
+      v1[i] -= w.z * dx - w.x * dz;
+      v2[i] -= w.x * dy - w.y * dx;
+    }
+  }    // namespace
+
+  void Engine::group_mass_moment(int groupbit, double sum_mx[3])
+  {
+    Impl &s = *impl;
+    s.mv_sum.resize(12);
+    s.mv_sum.zero();
+    const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
+    reduce_rotation_kernel<3, 0><<<std::min(blocks(s.n), 1024), BLOCK>>>(
+        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
+        s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(),
+        s.v[0].get(), s.v[1].get(), s.v[2].get(), prd, make_double3(0, 0, 0), s.mv_sum.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.mv_sum.download(sum_mx, 3);
+  }
+
+  void Engine::group_angmom_inertia(int groupbit, const double xcm[3], double angmom[3],
+                                    double inertia[6])
+  {
+    Impl &s = *impl;
+    s.mv_sum.resize(12);
+    s.mv_sum.zero();
+    const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
+    reduce_rotation_kernel<9, 1><<<std::min(blocks(s.n), 1024), BLOCK>>>(
+        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
+        s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(),
+        s.v[0].get(), s.v[1].get(), s.v[2].get(), prd, make_double3(xcm[0], xcm[1], xcm[2]),
+        s.mv_sum.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    double h[9];
+    s.mv_sum.download(h, 9);
+    for (int k = 0; k < 3; ++k) angmom[k] = h[k];
+    for (int k = 0; k < 6; ++k) inertia[k] = h[3 + k];
+  }
+
+  void Engine::subtract_rotation(int groupbit, const double xcm[3], const double omega[3])
+  {
+    Impl &s = *impl;
+    const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
+    subtract_rotation_kernel<<<blocks(s.n), BLOCK>>>(
+        s.n, s.mask.get(), groupbit, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(),
+        s.image[1].get(), s.image[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(), prd,
+        make_double3(xcm[0], xcm[1], xcm[2]), make_double3(omega[0], omega[1], omega[2]));
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  double Engine::kinetic_sum(int groupbit)
+  {
+    Impl &s = *impl;
+    s.mv_sum.resize(4);
+    s.mv_sum.zero();
+    const int nb = std::min(blocks(s.n), 1024);
+    reduce_mv_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+                                    s.rmass_ptr(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
+                                    s.mv_sum.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    double sums[4];
+    s.mv_sum.download(sums, 4);
+    return sums[0];
+  }
+
+  void Engine::scale_velocities(int groupbit, double factor)
+  {
+    Impl &s = *impl;
+    scale_velocities_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.v[0].get(),
+                                                    s.v[1].get(), s.v[2].get(),
+                                                    static_cast<acc>(factor));
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::zero_momentum(int groupbit, double masstotal, bool x, bool y, bool z)
+  {
+    Impl &s = *impl;
+    if (masstotal <= 0.0) return;
+    s.mv_sum.resize(4);
+    s.mv_sum.zero();
+    const int nb = std::min(blocks(s.n), 1024);
+    reduce_mv_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+                                    s.rmass_ptr(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
+                                    s.mv_sum.get());
+    zero_momentum_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.v[0].get(),
+                                                 s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
+                                                 1.0 / masstotal, make_int3(x, y, z));
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::nve_initial(double dtv, double dtf, int groupbit)
+  {
+    Impl &s = *impl;
+    nve_initial_kernel<<<blocks(s.n), BLOCK>>>(
+        s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
+        s.f[0].get(), s.f[1].get(), s.f[2].get(), s.type.get(), s.mass.get(), s.rmass_ptr(),
+        static_cast<acc>(dtv), static_cast<acc>(dtf), s.pos.get(), s.mask.get(), groupbit);
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::nve_final(double dtf, int groupbit)
+  {
+    Impl &s = *impl;
+    nve_final_kernel<<<blocks(s.n), BLOCK>>>(
+        s.n, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(),
+        s.type.get(), s.mass.get(), s.rmass_ptr(), static_cast<acc>(dtf), s.mask.get(), groupbit);
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+}    // namespace cuda
+}    // namespace mesogpu

@@ -1,0 +1,346 @@
+/* mesogpu: the cell list and the full neighbour list with skin, special bits and exclusions
+ * (see engine.h). */
+
+#include "core/engine_impl.cuh"
+#include "neighbor/cell_kernels.cuh"
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace mesogpu {
+namespace cuda {
+
+  namespace {
+
+    // ---- neighbour list ---------------------------------------------------------------
+    __global__ void displacement_check_kernel(int n, const acc *x0, const acc *x1, const acc *x2,
+                                              const acc *h0, const acc *h1, const acc *h2,
+                                              acc triggersq, int *flag)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const acc dx = x0[i] - h0[i], dy = x1[i] - h1[i], dz = x2[i] - h2[i];
+      if (dx * dx + dy * dy + dz * dz > triggersq) *flag = 1;    // benign race: all write 1
+    }
+
+    // Domain::pbc() of LAMMPS for an orthogonal box, then the atomic slot claim of the
+    // cell list (one thread per atom). Overflowing atoms are only counted: the host grows
+    // the capacity and bins again.
+    __global__ void wrap_and_bin_kernel(int n, acc *x0, acc *x1, acc *x2, int *im0, int *im1,
+                                        int *im2, acc *h0, acc *h1, acc *h2, PosType<real> *pos,
+                                        BoxD box, int3 ncell, int *cell_of, int *cell_count,
+                                        int *cell_atoms, int cell_cap, int *status)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      acc *xs[3] = {x0, x1, x2};
+      int *ims[3] = {im0, im1, im2};
+      int c[3];
+      const int nc[3] = {ncell.x, ncell.y, ncell.z};
+      acc w[3];
+      for (int d = 0; d < 3; ++d) {
+        acc x = xs[d][i];
+        const acc hi = box.lo[d] + box.prd[d];
+        if (x < box.lo[d]) {
+          x += box.prd[d];
+          ims[d][i] -= 1;
+          if (x >= hi) x = box.lo[d];    // LAMMPS: x = MAX(x, lo) after the shift
+        } else if (x >= hi) {
+          x -= box.prd[d];
+          ims[d][i] += 1;
+          if (x < box.lo[d]) x = box.lo[d];
+        }
+        xs[d][i] = x;
+        w[d] = x;
+        int ci = static_cast<int>((x - box.lo[d]) / box.prd[d] * nc[d]);
+        c[d] = min(max(ci, 0), nc[d] - 1);
+      }
+      h0[i] = w[0];
+      h1[i] = w[1];
+      h2[i] = w[2];
+      pos[i].x = static_cast<real>(w[0]);
+      pos[i].y = static_cast<real>(w[1]);
+      pos[i].z = static_cast<real>(w[2]);
+      const int cell = (c[2] * nc[1] + c[1]) * nc[0] + c[0];
+      cell_of[i] = cell;
+      const int slot = atomicAdd(&cell_count[cell], 1);
+      // only overflowing claims touch the one status word (100 M atomics on one address
+      // would serialise)
+      if (slot < cell_cap)
+        cell_atoms[(size_t) cell * cell_cap + slot] = i;
+      else
+        atomicMax(&status[0], slot + 1);
+    }
+
+    // positions in cell order (slot k of cell c at c * cell_cap + k): the list build then
+    // reads each candidate with one contiguous load instead of an index and a gather
+    __global__ void fill_cell_pos_kernel(long long nslots, int cell_cap, const int *cell_count,
+                                         const int *cell_atoms, const PosType<real> *pos,
+                                         PosType<real> *cell_pos)
+    {
+      const long long idx = (long long) blockIdx.x * blockDim.x + threadIdx.x;
+      if (idx >= nslots) return;
+      const int c = static_cast<int>(idx / cell_cap), k = static_cast<int>(idx % cell_cap);
+      if (k < min(cell_count[c], cell_cap)) cell_pos[idx] = pos[cell_atoms[idx]];
+    }
+
+    // neighbours from the 27 surrounding cells within (cut + skin), special pairs marked
+    // or dropped as LAMMPS does; column-major (nbr[k * n + i]) so reads coalesce
+    __global__ void build_neighbors_kernel(int n, const PosType<real> *pos, BoxD box, int3 ncell,
+                                           const int *cell_of, const int *cell_count,
+                                           const int *cell_atoms, const PosType<real> *cell_pos,
+                                           int cell_cap, const real *cutneighsq, int ntp1,
+                                           const int *nspecial, const int *special, int maxspecial,
+                                           int4 special_flag, ExclusionD ex, int *nnbr, int *nbr,
+                                           int nbr_cap, int *status)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const PosType<real> pi = pos[i];
+      const int cell = cell_of[i];
+      const int cx = cell % ncell.x, cy = (cell / ncell.x) % ncell.y,
+                cz = cell / (ncell.x * ncell.y);
+      const int *nsi = nspecial ? nspecial + 3 * (size_t) i : nullptr;
+      const int ns0 = nsi ? nsi[0] : 0, ns1 = nsi ? nsi[1] : 0, ns2 = nsi ? nsi[2] : 0;
+      const int *speci = special ? special + (size_t) i * maxspecial : nullptr;
+      const int sflag[4] = {special_flag.x, special_flag.y, special_flag.z, special_flag.w};
+      int count = 0;
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            const int ox = (cx + dx + ncell.x) % ncell.x, oy = (cy + dy + ncell.y) % ncell.y,
+                      oz = (cz + dz + ncell.z) % ncell.z;
+            const int oc = (oz * ncell.y + oy) * ncell.x + ox;
+            const int m = min(cell_count[oc], cell_cap);
+            const int *atoms = cell_atoms + (size_t) oc * cell_cap;
+            const PosType<real> *cpos = cell_pos + (size_t) oc * cell_cap;
+            for (int k = 0; k < m; ++k) {
+              const PosType<real> pj = cpos[k];
+              const real ddx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
+              const real ddy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
+              const real ddz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
+              const real rsq = ddx * ddx + ddy * ddy + ddz * ddz;
+              if (rsq > cutneighsq[pi.type * ntp1 + pj.type]) continue;
+              const int j = atoms[k];
+              if (j == i) continue;
+              if (ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) continue;
+              int entry = j;
+              if (ns2) {
+                int which = 0;
+                for (int s = 0; s < ns2; ++s)
+                  if (speci[s] == j) {
+                    which = (s < ns0) ? 1 : (s < ns1) ? 2 : 3;
+                    break;
+                  }
+                if (which) {
+                  if (sflag[which] == 0) continue;
+                  if (sflag[which] == 2) entry = j ^ (which << SBBITS);
+                }
+              }
+              // column k of the list starts at k n: past 2^31 entries at ~30 M atoms
+              if (count < nbr_cap) nbr[(size_t) count * n + i] = entry;
+              ++count;
+            }
+          }
+      nnbr[i] = count;
+      if (count > nbr_cap) atomicMax(&status[1], count);
+    }
+
+  }    // namespace
+
+  void Engine::upload_special(const int *nspecial, const int *special, int maxspecial,
+                              const int special_flag[4], const double special_lj[4])
+  {
+    Impl &s = *impl;
+    for (int k = 0; k < 4; ++k) {
+      s.special_flag[k] = special_flag[k];
+      s.special_lj[k] = special_lj[k];
+    }
+    s.maxspecial = maxspecial;
+    AllocLabel label("the special-neighbour lists");
+    if (maxspecial > 0) {
+      s.nspecial.upload(nspecial, 3 * (size_t) s.n);
+      s.special.upload(special, (size_t) s.n * maxspecial);
+    } else {
+      s.nspecial.resize(0);
+    }
+  }
+
+  void Engine::set_neighbor(double cutneighmax, double skin, const std::vector<double> &cutneighsq,
+                            int every, int delay, bool dist_check)
+  {
+    Impl &s = *impl;
+    s.cutneighmax = cutneighmax;
+    s.skin = skin;
+    s.every = std::max(every, 1);
+    s.delay = delay;
+    s.dist_check = dist_check;
+    std::vector<real> c(cutneighsq.begin(), cutneighsq.end());
+    s.cutneighsq.upload(c);
+    for (int d = 0; d < 3; ++d) {
+      const double prd = s.hi[d] - s.lo[d];
+      if (prd < 3.0 * cutneighmax) {
+        std::ostringstream m;
+        m << "box length " << prd << " in dimension "
+          << "xyz"[d] << " is below 3 x (cutoff + skin) = " << 3.0 * cutneighmax
+          << ": the device neighbour list needs at least 3 cells per dimension (use a larger box, "
+             "or run without the cuda suffix)";
+        throw std::runtime_error(m.str());
+      }
+    }
+    // cells at least cutoff + skin wide; in a dilute system (or with a cutoff small against
+    // the box) coarser cells keep the cell list below ~2 cells per atom: more cells than
+    // atoms only cost memory, and the counts stay in int
+    double nc[3];
+    for (int d = 0; d < 3; ++d) nc[d] = std::floor((s.hi[d] - s.lo[d]) / cutneighmax);
+    const double max_cells = std::min(std::max(27.0, 2.0 * s.n), (double) MAX_ATOMS);
+    while (nc[0] * nc[1] * nc[2] > max_cells && (nc[0] > 3 || nc[1] > 3 || nc[2] > 3)) {
+      const double shrink = std::cbrt(max_cells / (nc[0] * nc[1] * nc[2]));
+      for (int d = 0; d < 3; ++d)
+        nc[d] = std::max(3.0, std::min(nc[d] - 1.0, std::floor(nc[d] * shrink)));
+    }
+    for (int d = 0; d < 3; ++d) s.ncell[d] = static_cast<int>(nc[d]);
+    const int ncells = s.ncell[0] * s.ncell[1] * s.ncell[2];
+    AllocLabel label("the cell list");
+    s.cell_count.resize(ncells);
+    const double per_cell = static_cast<double>(s.n) / ncells;
+    if (s.cell_cap == 0) s.cell_cap = static_cast<int>(std::min(2.0 * per_cell + 8, s.n + 1.0));
+    if (s.nbr_cap == 0) {
+      const double vol = (s.hi[0] - s.lo[0]) * (s.hi[1] - s.lo[1]) * (s.hi[2] - s.lo[2]);
+      const double expect = 4.18879 * cutneighmax * cutneighmax * cutneighmax * s.n / vol;
+      s.nbr_cap = static_cast<int>(std::min(1.3 * expect + 16, s.n + 16.0));
+    }
+    s.ago = 0;
+    s.built = false;
+  }
+
+  bool Engine::decide_rebuild()
+  {
+    Impl &s = *impl;
+    if (!s.built) return true;
+    s.ago++;
+    if (s.ago >= s.delay && s.ago % s.every == 0) {
+      if (!s.dist_check) return true;
+      MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 2, 0, sizeof(int)));
+      const acc triggersq = static_cast<acc>(0.25 * s.skin * s.skin);
+      displacement_check_kernel<<<blocks(s.n), BLOCK>>>(
+          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.xhold[0].get(), s.xhold[1].get(),
+          s.xhold[2].get(), triggersq, s.status.get() + 2);
+      MESOGPU_CUDA_LAUNCH_CHECK();
+      MESOGPU_CUDA_CALL(
+          cudaMemcpy(s.status_host + 2, s.status.get() + 2, sizeof(int), cudaMemcpyDeviceToHost));
+      return s.status_host[2] != 0;
+    }
+    return false;
+  }
+
+  void Engine::build_neighbor_list()
+  {
+    Impl &s = *impl;
+    const BoxD box = s.box();
+    const int3 nc = make_int3(s.ncell[0], s.ncell[1], s.ncell[2]);
+    const int ncells = nc.x * nc.y * nc.z;
+    AllocLabel label("the cell list");
+    // bin; grow the cell capacity and bin again on overflow
+    for (;;) {
+      s.cell_atoms.resize((size_t) ncells * s.cell_cap);
+      s.cell_count.zero();
+      MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get(), 0, 2 * sizeof(int)));
+      wrap_and_bin_kernel<<<blocks(s.n), BLOCK>>>(
+          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
+          s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(), box,
+          nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap, s.status.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+      MESOGPU_CUDA_CALL(
+          cudaMemcpy(s.status_host, s.status.get(), sizeof(int), cudaMemcpyDeviceToHost));
+      if (s.status_host[0] <= s.cell_cap) break;
+      // positions were wrapped already: wrapping again is a no-op, so retrying is safe
+      s.cell_cap = static_cast<int>(
+          std::min<long long>(s.status_host[0] + s.status_host[0] / 4 + 4, (long long) s.n + 1));
+    }
+    if (s.sort_every > 0 && s.steps_since_sort >= s.sort_every) {
+      sort_atoms();    // reorders every per-atom array; the cell list must be built again
+      s.steps_since_sort = 0;
+      s.sorts_done++;
+      s.cell_count.zero();
+      wrap_and_bin_kernel<<<blocks(s.n), BLOCK>>>(
+          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
+          s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(), box,
+          nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap, s.status.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
+    sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_atoms.get(),
+                                                 s.cell_cap);
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    if (s.pair_kind != Impl::PairKind::none) {
+      const long long nslots = (long long) ncells * s.cell_cap;
+      s.cell_pos.resize(nslots);
+      fill_cell_pos_kernel<<<blocks64(nslots), BLOCK>>>(nslots, s.cell_cap, s.cell_count.get(),
+                                                        s.cell_atoms.get(), s.pos.get(),
+                                                        s.cell_pos.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
+    const int4 sflag =
+        make_int4(s.special_flag[0], s.special_flag[1], s.special_flag[2], s.special_flag[3]);
+    // without pair forces nothing reads the list: binning (wrap, sort) is all a build does
+    AllocLabel nlabel("the neighbour list");
+    while (s.pair_kind != Impl::PairKind::none) {
+      // nbr_cap entries per atom, column-major: 64-bit size (past 2^31 at ~30 M LJ atoms)
+      s.nbr.resize((size_t) s.nbr_cap * s.n);
+      MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 1, 0, sizeof(int)));
+      build_neighbors_kernel<<<blocks(s.n), BLOCK>>>(
+          s.n, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(),
+          s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
+          s.maxspecial ? s.nspecial.get() : nullptr, s.maxspecial ? s.special.get() : nullptr,
+          s.maxspecial, sflag, s.exclusion_view(), s.nnbr.get(), s.nbr.get(), s.nbr_cap,
+          s.status.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+      MESOGPU_CUDA_CALL(
+          cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int), cudaMemcpyDeviceToHost));
+      if (s.status_host[1] <= s.nbr_cap) break;
+      // grow, never truncate; the old list is freed before the new one is allocated
+      s.nbr_cap = static_cast<int>(
+          std::min<long long>(s.status_host[1] + s.status_host[1] / 4 + 8, (long long) s.n + 16));
+    }
+    s.ago = 0;
+    s.built = true;
+  }
+
+  void Engine::set_exclusions(const HostExclusions &e)
+  {
+    Impl &s = *impl;
+    ExclusionD ex{};
+    if (e.group1.size() > (size_t) MAX_EXCLUDE || e.mol_bit.size() > (size_t) MAX_EXCLUDE)
+      throw std::runtime_error("mesogpu: at most " + std::to_string(MAX_EXCLUDE) + " group and " +
+                               std::to_string(MAX_EXCLUDE) +
+                               " molecule entries of neigh_modify exclude on the device");
+    if (!e.ex_type.empty()) {
+      if ((int) e.ex_type.size() != s.ntp1() * s.ntp1())
+        throw std::runtime_error("mesogpu: set_exclusions: type matrix of the wrong size");
+      s.ex_type.upload(e.ex_type);
+    } else {
+      s.ex_type.resize(0);
+    }
+    ex.ngroup = (int) e.group1.size();
+    for (int m = 0; m < ex.ngroup; ++m) {
+      ex.group1[m] = e.group1[m];
+      ex.group2[m] = e.group2[m];
+    }
+    ex.nmol = (int) e.mol_bit.size();
+    for (int m = 0; m < ex.nmol; ++m) {
+      ex.mol_bit[m] = e.mol_bit[m];
+      ex.mol_intra[m] = e.mol_intra[m];
+    }
+    if (ex.nmol) {
+      if ((int) e.molecule.size() != s.n)
+        throw std::runtime_error("mesogpu: molecule exclusions need one molecule ID per atom");
+      s.molecule.upload(e.molecule);
+    }
+    ex.active = !e.ex_type.empty() || ex.ngroup > 0 || ex.nmol > 0;
+    s.exclusion = ex;
+    s.built = false;    // the next build applies them
+  }
+
+}    // namespace cuda
+}    // namespace mesogpu
