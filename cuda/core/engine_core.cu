@@ -76,6 +76,25 @@ namespace cuda {
                             const int *image, const int *type, const double *mass_per_type)
   {
     Impl &s = *impl;
+    // the atom state follows every sort (core/per_atom.cuh)
+    for (int d = 0; d < 3; ++d) {
+      const std::string axis(1, "xyz"[d]);
+      Impl *p = &s;
+      s.per_atom.add("x" + axis, [p, d](const Permutation &q) { permute_rows(p->x[d], 1, q); });
+      s.per_atom.add("v" + axis, [p, d](const Permutation &q) { permute_rows(p->v[d], 1, q); });
+      s.per_atom.add("f" + axis, [p, d](const Permutation &q) { permute_rows(p->f[d], 1, q); });
+      s.per_atom.add("xhold" + axis,
+                     [p, d](const Permutation &q) { permute_rows(p->xhold[d], 1, q); });
+      s.per_atom.add("image" + axis,
+                     [p, d](const Permutation &q) { permute_rows(p->image[d], 1, q); });
+    }
+    s.per_atom.add("type", [&s](const Permutation &q) { permute_rows(s.type, 1, q); });
+    s.per_atom.add("mask", [&s](const Permutation &q) { permute_rows(s.mask, 1, q); });
+    s.per_atom.add("tag", [&s](const Permutation &q) {
+      if (s.tag.size() == (size_t) q.n) permute_rows(s.tag, 1, q);
+    });
+    s.per_atom.add("pos", [&s](const Permutation &q) { permute_rows(s.pos, 1, q); });
+    s.per_atom.add("order", [&s](const Permutation &q) { permute_rows(s.order, 1, q); });
     if (n < 0 || n > MAX_ATOMS)
       throw std::runtime_error("mesogpu: " + std::to_string(n) +
                                " atoms on one GPU; the device engine holds at most " +
@@ -334,6 +353,9 @@ namespace cuda {
   void Engine::upload_rmass(const double *rmass)
   {
     Impl &s = *impl;
+    s.per_atom.add("rmass", [&s](const Permutation &q) {
+      if (s.rmass.size()) permute_rows(s.rmass, 1, q);
+    });
     std::vector<acc> m(rmass, rmass + s.n);
     s.rmass.upload(m);
   }

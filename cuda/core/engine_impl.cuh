@@ -6,6 +6,7 @@
 
 #include "core/device_array.cuh"
 #include "core/device_types.cuh"
+#include "core/per_atom.cuh"
 #include "engine.h"
 #include "field/field_types.cuh"
 #include "mesogpu_cuda.h"
@@ -129,6 +130,9 @@ namespace cuda {
     DeviceArray<double> field_sums;    // f_chi, f_kappa, virial density summed over nodes
     int field_nodes() const { return field_grid.n[0] * field_grid.n[1] * field_grid.n[2]; }
     void field_derive(acc scale);
+
+    // every per-atom array, with how it follows a sort (parts register what they own)
+    PerAtomRegistry per_atom;
 
     // device order: order[i] = LAMMPS index of device atom i (identity until the first sort)
     DeviceArray<int> order, sort_src, sort_inv, sort_tmp_int;

@@ -88,6 +88,16 @@ namespace cuda {
   void Engine::upload_orientation(const double *mu4, const double *omega)
   {
     Impl &s = *impl;
+    s.per_atom.add("orientation", [&s](const Permutation &q) {
+      if (!s.have_orient) return;
+      for (int d = 0; d < 3; ++d) {
+        permute_rows(s.orient[d], 1, q);
+        permute_rows(s.omega[d], 1, q);
+        permute_rows(s.torque[d], 1, q);
+      }
+      permute_rows(s.mu_len, 1, q);
+      permute_rows(s.orient_packed, 1, q);
+    });
     const int n = s.n;
     std::vector<acc> len(n), buf[3], w[3];
     for (int d = 0; d < 3; ++d) {

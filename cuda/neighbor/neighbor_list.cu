@@ -153,6 +153,11 @@ namespace cuda {
                               const int special_flag[4], const double special_lj[4])
   {
     Impl &s = *impl;
+    s.per_atom.add("special", [&s](const Permutation &q) {
+      if (s.maxspecial <= 0) return;
+      permute_rowmajor(s.nspecial, 3, false, q);             // counts
+      permute_rowmajor(s.special, s.maxspecial, true, q);    // atom indices
+    });
     for (int k = 0; k < 4; ++k) {
       s.special_flag[k] = special_flag[k];
       s.special_lj[k] = special_lj[k];
@@ -171,6 +176,7 @@ namespace cuda {
                             int every, int delay, bool dist_check)
   {
     Impl &s = *impl;
+    s.per_atom.add("cell_of", [&s](const Permutation &q) { permute_rows(s.cell_of, 1, q); });
     s.cutneighmax = cutneighmax;
     s.skin = skin;
     s.every = std::max(every, 1);
@@ -310,6 +316,9 @@ namespace cuda {
   void Engine::set_exclusions(const HostExclusions &e)
   {
     Impl &s = *impl;
+    s.per_atom.add("molecule", [&s](const Permutation &q) {
+      if (s.molecule.size()) permute_rows(s.molecule, 1, q);
+    });
     ExclusionD ex{};
     if (e.group1.size() > (size_t) MAX_EXCLUDE || e.mol_bit.size() > (size_t) MAX_EXCLUDE)
       throw std::runtime_error("mesogpu: at most " + std::to_string(MAX_EXCLUDE) + " group and " +

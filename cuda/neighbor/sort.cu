@@ -39,51 +39,6 @@ namespace cuda {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i < n) inv[src[i]] = i;
     }
-    // out[k * n + i] = in[k * n + src[i]] for k < rows (column-major per-atom lists); the
-    // _remap variants also map stored atom indices through inv (negative = unused, kept)
-    template <typename T>
-    __global__ void permute_kernel(int n, int rows, const int *src, const T *in, T *out)
-    {
-      const int i = blockIdx.x * blockDim.x + threadIdx.x;
-      if (i >= n) return;
-      for (int k = 0; k < rows; ++k) out[(size_t) k * n + i] = in[(size_t) k * n + src[i]];
-    }
-    __global__ void permute_remap_kernel(int n, int rows, const int *src, const int *inv,
-                                         const int *in, int *out)
-    {
-      const int i = blockIdx.x * blockDim.x + threadIdx.x;
-      if (i >= n) return;
-      for (int k = 0; k < rows; ++k) {
-        const int v = in[(size_t) k * n + src[i]];
-        out[(size_t) k * n + i] = v >= 0 ? inv[v] : v;
-      }
-    }
-    // row-major variant for the special lists (special[i * maxspecial + s])
-    __global__ void permute_rowmajor_kernel(int n, int width, const int *src, const int *inv,
-                                            const int *in, int *out)
-    {
-      const int i = blockIdx.x * blockDim.x + threadIdx.x;
-      if (i >= n) return;
-      for (int k = 0; k < width; ++k) {
-        const int v = in[(size_t) src[i] * width + k];
-        out[(size_t) i * width + k] = (inv && v >= 0) ? inv[v] : v;    // inv null: copy values
-      }
-    }
-    __global__ void permute_int4_kernel(int n, int rows, const int *src, const int *inv,
-                                        const int4 *in, int4 *out, bool remap_w)
-    {
-      const int i = blockIdx.x * blockDim.x + threadIdx.x;
-      if (i >= n) return;
-      for (int k = 0; k < rows; ++k) {
-        int4 v = in[(size_t) k * n + src[i]];
-        v.x = inv[v.x];
-        v.y = inv[v.y];
-        v.z = inv[v.z];
-        if (remap_w) v.w = inv[v.w];
-        out[(size_t) k * n + i] = v;
-      }
-    }
-
   }    // namespace
 
   long long Engine::sorts_done() const
@@ -130,77 +85,8 @@ namespace cuda {
     inverse_kernel<<<nb, BLOCK>>>(n, src, s.sort_inv.get());
     const int *inv = s.sort_inv.get();
 
-    auto permute = [&](auto &arr, int rows) {
-      using T = std::remove_reference_t<decltype(*arr.get())>;
-      DeviceArray<T> out;
-      out.resize(arr.size());
-      if (rows > 0) permute_kernel<T><<<nb, BLOCK>>>(n, rows, src, arr.get(), out.get());
-      arr.swap(out);
-    };
-    auto permute_remap = [&](DeviceArray<int> &arr, int rows) {
-      DeviceArray<int> out;
-      out.resize(arr.size());
-      if (rows > 0) permute_remap_kernel<<<nb, BLOCK>>>(n, rows, src, inv, arr.get(), out.get());
-      arr.swap(out);
-    };
-    for (int d = 0; d < 3; ++d) {
-      permute(s.x[d], 1);
-      permute(s.v[d], 1);
-      permute(s.f[d], 1);
-      permute(s.xhold[d], 1);
-      permute(s.image[d], 1);
-    }
-    permute(s.type, 1);
-    permute(s.mask, 1);
-    if (s.rmass.size()) permute(s.rmass, 1);
-    if (s.molecule.size()) permute(s.molecule, 1);
-    if (s.have_orient) {
-      for (int d = 0; d < 3; ++d) {
-        permute(s.orient[d], 1);
-        permute(s.omega[d], 1);
-        permute(s.torque[d], 1);
-      }
-      permute(s.mu_len, 1);
-      permute(s.orient_packed, 1);
-    }
-    if (s.tag.size() == (size_t) n) permute(s.tag, 1);
-    permute(s.pos, 1);
-    permute(s.order, 1);
-    permute(s.cell_of, 1);
-    if (s.maxspecial > 0) {
-      DeviceArray<int> ns;
-      ns.resize(s.nspecial.size());
-      permute_rowmajor_kernel<<<nb, BLOCK>>>(n, 3, src, nullptr, s.nspecial.get(),
-                                             ns.get());    // counts
-      s.nspecial.swap(ns);
-      DeviceArray<int> sp;
-      sp.resize(s.special.size());
-      permute_rowmajor_kernel<<<nb, BLOCK>>>(n, s.maxspecial, src, inv, s.special.get(),
-                                             sp.get());    // indices
-      s.special.swap(sp);
-    }
-    permute(s.nbond, 1);
-    if (s.maxbond > 0) {
-      permute_remap(s.bond_partner, s.maxbond);
-      permute(s.bond_type, s.maxbond);
-    }
-    permute(s.nangle, 1);
-    if (s.maxangle > 0) {
-      DeviceArray<int4> out;
-      out.resize(s.angle_atoms.size());
-      permute_int4_kernel<<<nb, BLOCK>>>(n, s.maxangle, src, inv, s.angle_atoms.get(), out.get(),
-                                         false);
-      s.angle_atoms.swap(out);
-    }
-    permute(s.ndihedral, 1);
-    if (s.maxdihedral > 0) {
-      DeviceArray<int4> out;
-      out.resize(s.dihedral_atoms.size());
-      permute_int4_kernel<<<nb, BLOCK>>>(n, s.maxdihedral, src, inv, s.dihedral_atoms.get(),
-                                         out.get(), true);
-      s.dihedral_atoms.swap(out);
-      permute(s.dihedral_type, s.maxdihedral);
-    }
+    // every per-atom array follows, as its owner registered it (core/per_atom.cuh)
+    s.per_atom.permute_all(Permutation{n, src, inv});
     MESOGPU_CUDA_LAUNCH_CHECK();
     s.order.download(s.order_host.data(), n);
     // the sort's scratch (about 28 bytes per atom) is not held between sorts: the memory

@@ -1019,6 +1019,22 @@ TEST(GpuResident, ForcesExcludeMoleculeIntra)
       "exclude intra");
 }
 
+// sorting moves every registered per-atom array: oriented particles with per-atom masses,
+// and molecule IDs of an exclusion together with bonds
+TEST(GpuResident, SortingKeepsResultsAniso)
+{
+  compare_sorting([](Lmp &l, bool dev) { aniso_fluid(l, dev, false, true); }, "soft/aniso");
+}
+TEST(GpuResident, SortingKeepsResultsExclusions)
+{
+  compare_sorting(
+      [](Lmp &l, bool dev) {
+        kg_melt(l, dev);
+        l.cmd("neigh_modify exclude molecule/intra all");
+      },
+      "kg melt, exclude molecule/intra");
+}
+
 // ---- MD-SCF (fix mdscf/cuda) -------------------------------------------------------------
 
 // A/B blend of 20-bead Gaussian chains with no pair forces (pair zero), field on an
