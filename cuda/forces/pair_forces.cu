@@ -10,7 +10,23 @@ namespace cuda {
   namespace {
 
     // ---- forces ------------------------------------------------------------------------
-    struct PairLJDev {
+    // Isotropic pair evaluators (the device side of a pair style), one concept:
+    //   cutsq                     per type pair, (ntypes+1)^2
+    //   site_evaluator            false: eval(ti, tj, ntp1, rsq, fpair, e) gives F/r and E
+    //                             before the special factor, which the kernel applies, and
+    //                             false when rsq lies below a table (an error is recorded);
+    //                             true: eval_site(...) also reads the pair's atoms (their
+    //                             velocities, tags) and applies the special factors itself,
+    //                             false: skip the pair
+    //   AtomI load_i(i)           what eval_site reads of atom i once per atom
+    // Every such evaluator runs in pair_forces_kernel: the neighbour loop exists once.
+    struct PlainPairEvaluator {
+      static constexpr bool site_evaluator = false;
+      struct AtomI {};
+      __device__ AtomI load_i(int) const { return {}; }
+    };
+
+    struct PairLJDev : PlainPairEvaluator {
       const physics::LJCutParams<real> *p;
       const real *cutsq;
       __device__ bool eval(int ti, int tj, int ntp1, real rsq, real &fpair, real &e) const
@@ -18,7 +34,7 @@ namespace cuda {
         return physics::EvaluatorLJCut<real>(rsq, p[ti * ntp1 + tj]).evaluate(fpair, e);
       }
     };
-    struct PairTableDev {
+    struct PairTableDev : PlainPairEvaluator {
       const physics::TableR2View<real> *t;
       const real *offset;
       const real *cutsq;
@@ -31,7 +47,7 @@ namespace cuda {
       }
     };
 
-    struct PairGaussDev {
+    struct PairGaussDev : PlainPairEvaluator {
       const physics::GaussParams<real> *p;
       const real *cutsq;
       __device__ bool eval(int ti, int tj, int ntp1, real rsq, real &fpair, real &e) const
@@ -39,7 +55,7 @@ namespace cuda {
         return physics::EvaluatorGauss<real>(rsq, p[ti * ntp1 + tj]).evaluate(fpair, e);
       }
     };
-    struct PairHarmonicCutDev {
+    struct PairHarmonicCutDev : PlainPairEvaluator {
       const physics::HarmonicCutParams<real> *p;
       const real *cutsq;
       __device__ bool eval(int ti, int tj, int ntp1, real rsq, real &fpair, real &e) const
@@ -48,56 +64,37 @@ namespace cuda {
       }
     };
 
-    // DPD needs velocities and a random number per pair and step: its own kernel, still one
-    // thread per atom over the full list; the pair's two threads draw the same number
-    template <bool EV>
-    __global__ void dpd_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
-                                      const int *nbr, const physics::DPDParams<real> *params,
-                                      const real *cutsq, int ntp1, Special4 special_lj,
-                                      Special4 special_sqrt, const acc *v0, const acc *v1,
-                                      const acc *v2, const int *tag, uint32_t seed, uint32_t step,
-                                      real dtinvsqrt, acc *f0, acc *f1, acc *f2, PerAtomEV ev)
-    {
-      const int i = blockIdx.x * blockDim.x + threadIdx.x;
-      if (i >= n) return;
-      const PosType<real> pi = pos[i];
-      const real vix = v0[i], viy = v1[i], viz = v2[i];
-      const uint32_t tagi = tag[i];
-      acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
-      const int m = nnbr[i];
-      const int *nb = nbr + i;    // entry k at nb[k n]: a 64-bit pointer step, no int product
-      for (int k = 0; k < m; ++k, nb += n) {
-        int j = *nb;
-        const int which = (j >> SBBITS) & 3;
-        j &= NEIGHMASK;
-        const PosType<real> pj = pos[j];
-        const real dx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
-        const real dy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
-        const real dz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
-        const real rsq = dx * dx + dy * dy + dz * dz;
-        const int ij = pi.type * ntp1 + pj.type;
-        if (rsq >= cutsq[ij]) continue;
-        const real dot =
-            dx * (vix - real(v0[j])) + dy * (viy - real(v1[j])) + dz * (viz - real(v2[j]));
-        const real xi = static_cast<real>(
-            physics::dpd_gaussian(seed, tagi, static_cast<uint32_t>(tag[j]), step));
-        real fpair, en;
-        if (!physics::dpd_pair<real>(rsq, dot, xi, dtinvsqrt, special_lj.w[which],
-                                     special_sqrt.w[which], params[ij], fpair, en))
-          continue;
-        fx += dx * fpair;
-        fy += dy * fpair;
-        fz += dz * fpair;
-        if (EV) {
-          e += acc(0.5) * en;
-          add_half_pair_virial(v, dx, dy, dz, fpair);
-        }
+    // DPD reads both atoms' velocities and draws a random number per pair and step (the
+    // pair's two threads draw the same number from the tags, so the random forces cancel)
+    struct PairDPDDev {
+      static constexpr bool site_evaluator = true;
+      const physics::DPDParams<real> *p;
+      const real *cutsq;
+      const acc *v0, *v1, *v2;
+      const int *tag;
+      Special4 special_sqrt;
+      uint32_t seed, step;
+      real dtinvsqrt;
+      struct AtomI {
+        real vx, vy, vz;
+        uint32_t tag;
+      };
+      __device__ AtomI load_i(int i) const
+      {
+        return {real(v0[i]), real(v1[i]), real(v2[i]), static_cast<uint32_t>(tag[i])};
       }
-      f0[i] = fx;
-      f1[i] = fy;
-      f2[i] = fz;
-      if (EV) ev.store(i, e, v);
-    }
+      __device__ bool eval_site(const AtomI &ai, int j, int ij, int which, real dx, real dy,
+                                real dz, real rsq, const Special4 &special_lj, real &fpair,
+                                real &e) const
+      {
+        const real dot =
+            dx * (ai.vx - real(v0[j])) + dy * (ai.vy - real(v1[j])) + dz * (ai.vz - real(v2[j]));
+        const real xi = static_cast<real>(
+            physics::dpd_gaussian(seed, ai.tag, static_cast<uint32_t>(tag[j]), step));
+        return physics::dpd_pair<real>(rsq, dot, xi, dtinvsqrt, special_lj.w[which],
+                                       special_sqrt.w[which], p[ij], fpair, e);
+      }
+    };
 
     // one thread per atom over its full neighbour list: each pair is evaluated twice and
     // no atomics are needed; energy and virial take half of each pair
@@ -109,6 +106,7 @@ namespace cuda {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
       const PosType<real> pi = pos[i];
+      const auto ai = pair.load_i(i);
       acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
       const int m = nnbr[i];
       const int *nb = nbr + i;    // entry k at nb[k n]: a 64-bit pointer step, no int product
@@ -121,22 +119,29 @@ namespace cuda {
         const real dy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
         const real dz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
         const real rsq = dx * dx + dy * dy + dz * dz;
-        if (rsq >= pair.cutsq[pi.type * ntp1 + pj.type]) continue;
-        real fpair, en;
-        if (!pair.eval(pi.type, pj.type, ntp1, rsq, fpair, en)) {
-          if (atomicOr(&err->bits, ERR_BELOW_TABLE) == 0) {
-            err->i = i;
-            err->j = j;
-            err->rsq = rsq;
+        const int ij = pi.type * ntp1 + pj.type;
+        if (rsq >= pair.cutsq[ij]) continue;
+        real fpair, en, escale;
+        if constexpr (Pair::site_evaluator) {
+          if (!pair.eval_site(ai, j, ij, which, dx, dy, dz, rsq, special_lj, fpair, en)) continue;
+          escale = real(1);    // the evaluator applied the special factors
+        } else {
+          if (!pair.eval(pi.type, pj.type, ntp1, rsq, fpair, en)) {
+            if (atomicOr(&err->bits, ERR_BELOW_TABLE) == 0) {
+              err->i = i;
+              err->j = j;
+              err->rsq = rsq;
+            }
           }
+          const real factor = special_lj.w[which];
+          fpair *= factor;
+          escale = factor;
         }
-        const real factor = special_lj.w[which];
-        fpair *= factor;
         fx += dx * fpair;
         fy += dy * fpair;
         fz += dz * fpair;
         if (EV) {
-          e += acc(0.5) * factor * en;
+          e += acc(0.5) * escale * en;
           add_half_pair_virial(v, dx, dy, dz, fpair);
         }
       }
@@ -237,29 +242,32 @@ namespace cuda {
     };
     switch (s.pair_kind) {
       case PairKind::lj:
-        pair_launch(PairLJDev{s.lj.get(), s.pair_cutsq.get()});
+        pair_launch(PairLJDev{{}, s.lj.get(), s.pair_cutsq.get()});
         break;
       case PairKind::table:
-        pair_launch(PairTableDev{s.table_view.get(), s.pair_offset.get(), s.pair_cutsq.get()});
+        pair_launch(PairTableDev{{}, s.table_view.get(), s.pair_offset.get(), s.pair_cutsq.get()});
         break;
       case PairKind::gauss:
-        pair_launch(PairGaussDev{s.gauss.get(), s.pair_cutsq.get()});
+        pair_launch(PairGaussDev{{}, s.gauss.get(), s.pair_cutsq.get()});
         break;
       case PairKind::harmonic_cut:
-        pair_launch(PairHarmonicCutDev{s.harmonic_cut.get(), s.pair_cutsq.get()});
+        pair_launch(PairHarmonicCutDev{{}, s.harmonic_cut.get(), s.pair_cutsq.get()});
         break;
       case PairKind::dpd: {
-        Special4 ssq;
-        for (int k = 0; k < 4; ++k) ssq.w[k] = static_cast<real>(s.dpd_special_sqrt[k]);
+        PairDPDDev dpd{};
+        dpd.p = s.dpd.get();
+        dpd.cutsq = s.pair_cutsq.get();
+        dpd.v0 = s.v[0].get();
+        dpd.v1 = s.v[1].get();
+        dpd.v2 = s.v[2].get();
+        dpd.tag = s.tag.get();
+        for (int k = 0; k < 4; ++k)
+          dpd.special_sqrt.w[k] = static_cast<real>(s.dpd_special_sqrt[k]);
+        dpd.seed = s.dpd_seed;
+        dpd.step = static_cast<uint32_t>(s.step);
         // a step of length 0 (used to evaluate forces in place) carries no noise
-        const real dtinvsqrt = s.dt > 0.0 ? static_cast<real>(1.0 / std::sqrt(s.dt)) : real(0);
-        auto kernel = c.ev ? dpd_forces_kernel<true> : dpd_forces_kernel<false>;
-        kernel<<<nb, BLOCK>>>(s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), s.dpd.get(),
-                              s.pair_cutsq.get(), s.ntp1(), c.special_lj, ssq, s.v[0].get(),
-                              s.v[1].get(), s.v[2].get(), s.tag.get(), s.dpd_seed,
-                              static_cast<uint32_t>(s.step), dtinvsqrt, s.f[0].get(), s.f[1].get(),
-                              s.f[2].get(), c.ev_pair);
-        MESOGPU_CUDA_LAUNCH_CHECK();
+        dpd.dtinvsqrt = s.dt > 0.0 ? static_cast<real>(1.0 / std::sqrt(s.dt)) : real(0);
+        pair_launch(dpd);
         break;
       }
       case PairKind::soft_aniso:    // forces/soft_aniso.cu

@@ -13,12 +13,26 @@ namespace cuda {
     // ---- oriented particles --------------------------------------------------------------
     // pair soft/aniso: one thread per atom over its full list; the thread keeps its own
     // atom's force and torque (tau_i = n_i x g_i), half of each pair's energy and virial
-    template <bool EV>
-    __global__ void soft_aniso_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
-                                      const int *nbr, const physics::SoftAnisoParams<real> *params,
-                                      const real *cutsq, int ntp1, Special4 special_lj,
-                                      const real4 *orient, acc *f0, acc *f1, acc *f2, acc *t0,
-                                      acc *t1, acc *t2, PerAtomEV ev)
+    // Oriented pair evaluators, one concept: cutsq per type pair, and
+    //   eval(ij, rij, ni, nj, e, fj, gi, gj): energy, force on j (F_j) and the gorques
+    //   g = -dE/dn of both atoms for rij = x_j - x_i and unit orientations ni, nj; false:
+    //   no interaction. The kernel applies the special factor (torque on i: n_i x g_i).
+    // Every such evaluator runs in aniso_forces_kernel: the neighbour loop exists once.
+    struct SoftAnisoDev {
+      const physics::SoftAnisoParams<real> *p;
+      const real *cutsq;
+      __device__ bool eval(int ij, const real rij[3], const real ni[3], const real nj[3], real &e,
+                           real fj[3], real gi[3], real gj[3]) const
+      {
+        return physics::soft_aniso_pair<real>(p[ij], rij, ni, nj, e, fj, gi, gj);
+      }
+    };
+
+    template <class Aniso, bool EV>
+    __global__ void aniso_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
+                                        const int *nbr, Aniso aniso, int ntp1, Special4 special_lj,
+                                        const real4 *orient, acc *f0, acc *f1, acc *f2, acc *t0,
+                                        acc *t1, acc *t2, PerAtomEV ev)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
@@ -38,12 +52,12 @@ namespace cuda {
         const real dz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
         const real rsq = dx * dx + dy * dy + dz * dz;
         const int ij = pi.type * ntp1 + pj.type;
-        if (rsq >= cutsq[ij]) continue;
+        if (rsq >= aniso.cutsq[ij]) continue;
         const real4 oj = orient[j];
         const real nj[3] = {oj.x, oj.y, oj.z};
         const real rij[3] = {-dx, -dy, -dz};    // x_j - x_i
         real en, fj[3], gi[3], gj[3];
-        if (!physics::soft_aniso_pair<real>(params[ij], rij, ni, nj, en, fj, gi, gj)) continue;
+        if (!aniso.eval(ij, rij, ni, nj, en, fj, gi, gj)) continue;
         const real factor = special_lj.w[which];
         // force on i is -F_j; torque on i is n_i x g_i
         fx -= factor * fj[0];
@@ -186,11 +200,13 @@ namespace cuda {
   void Engine::Impl::launch_soft_aniso(const ForceLaunch &c)
   {
     Impl &s = *this;
-    auto kernel = c.ev ? soft_aniso_kernel<true> : soft_aniso_kernel<false>;
-    kernel<<<c.nb, BLOCK>>>(s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), s.soft_aniso.get(),
-                            s.pair_cutsq.get(), s.ntp1(), c.special_lj, s.orient_packed.get(),
-                            s.f[0].get(), s.f[1].get(), s.f[2].get(), s.torque[0].get(),
-                            s.torque[1].get(), s.torque[2].get(), c.ev_pair);
+    const SoftAnisoDev aniso{s.soft_aniso.get(), s.pair_cutsq.get()};
+    auto kernel =
+        c.ev ? aniso_forces_kernel<SoftAnisoDev, true> : aniso_forces_kernel<SoftAnisoDev, false>;
+    kernel<<<c.nb, BLOCK>>>(s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), aniso, s.ntp1(),
+                            c.special_lj, s.orient_packed.get(), s.f[0].get(), s.f[1].get(),
+                            s.f[2].get(), s.torque[0].get(), s.torque[1].get(), s.torque[2].get(),
+                            c.ev_pair);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
