@@ -423,7 +423,7 @@ TEST(GpuResident, SuffixSelectsRunStyle)
 }
 
 // sorting along the space-filling curve changes only the summation order
-void compare_sorting(void (*setup)(Lmp &, bool), const char *label)
+void compare_sorting(void (*setup)(Lmp &, bool), const char *label, int min_sorts = 5)
 {
   Lmp a, b;
   setup(a, true);
@@ -441,7 +441,8 @@ void compare_sorting(void (*setup)(Lmp &, bool), const char *label)
   EXPECT_LT(dv, dbl ? 1e-8 : 1e-2);
   // the device sort is stable within a cell and the list walks cells in a fixed order, so
   // the positions may even repeat exactly: count the sorts instead (100 steps, every 20,
-  // the first at the first list build)
+  // the first at the first list build; a sort waits for a list build, so slow systems
+  // that rebuild rarely sort less often: min_sorts)
   auto sorts = [](Lmp &l) {
     // the class lives in the plugin (no typeinfo here): check the style by name
     if (std::string(l.lmp->update->integrate_style) != "verlet/cuda") return -1LL;
@@ -449,7 +450,7 @@ void compare_sorting(void (*setup)(Lmp &, bool), const char *label)
     return run->device_engine() ? run->device_engine()->sorts_done() : -1LL;
   };
   printf("[gpu] sorts done: %lld (sort 20), %lld (sort 0)\n", sorts(b), sorts(a));
-  EXPECT_GE(sorts(b), 5);
+  EXPECT_GE(sorts(b), min_sorts);
   EXPECT_EQ(sorts(a), 0);
 }
 
@@ -1023,7 +1024,7 @@ TEST(GpuResident, ForcesExcludeMoleculeIntra)
 // and molecule IDs of an exclusion together with bonds
 TEST(GpuResident, SortingKeepsResultsAniso)
 {
-  compare_sorting([](Lmp &l, bool dev) { aniso_fluid(l, dev, false, true); }, "soft/aniso");
+  compare_sorting([](Lmp &l, bool dev) { aniso_fluid(l, dev, false, true); }, "soft/aniso", 2);
 }
 TEST(GpuResident, SortingKeepsResultsExclusions)
 {
@@ -1032,7 +1033,7 @@ TEST(GpuResident, SortingKeepsResultsExclusions)
         kg_melt(l, dev);
         l.cmd("neigh_modify exclude molecule/intra all");
       },
-      "kg melt, exclude molecule/intra");
+      "kg melt, exclude molecule/intra", 2);
 }
 
 // ---- MD-SCF (fix mdscf/cuda) -------------------------------------------------------------
