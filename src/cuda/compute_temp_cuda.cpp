@@ -2,18 +2,19 @@
 
 #include "compute_temp_cuda.h"
 
+#include "device_context.h"
+
 #include "engine.h"
 #include "error.h"
 #include "update.h"
-#include "verlet_cuda.h"
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
 
 double ComputeTempCuda::compute_scalar()
 {
-  auto *verlet = dynamic_cast<VerletCuda *>(update->integrate);
-  Engine *engine = verlet ? verlet->engine_ahead_of_host() : nullptr;
+  auto *context = DeviceContext::current(lmp);
+  Engine *engine = context ? context->engine_ahead_of_host() : nullptr;
   if (!engine) return ComputeTemp::compute_scalar();
 
   // ComputeTemp::compute_scalar() with the sum of m v^2 from the device (one rank)
@@ -33,6 +34,6 @@ double ComputeTempCuda::compute_scalar()
 void ComputeTempCuda::compute_vector()
 {
   // the kinetic tensor (pressure components) from host velocities: sync first
-  if (auto *verlet = dynamic_cast<VerletCuda *>(update->integrate)) verlet->sync_atoms();
+  if (auto *context = DeviceContext::current(lmp)) context->sync_atoms();
   ComputeTemp::compute_vector();
 }

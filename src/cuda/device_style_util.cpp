@@ -2,6 +2,8 @@
 
 #include "device_style_util.h"
 
+#include "device_context.h"
+
 #include "atom.h"
 #include "comm.h"
 #include "compute.h"
@@ -18,8 +20,7 @@ using mesogpu::cuda::Engine;
 
 void device_util::warn_if_host(LAMMPS *lmp, const char *kind, const char *style)
 {
-  if (lmp->comm->me == 0 && strcmp(lmp->update->integrate_style, "verlet/cuda") != 0 &&
-      lmp->update->whichflag == 1)
+  if (lmp->comm->me == 0 && !DeviceContext::current(lmp) && lmp->update->whichflag == 1)
     lmp->error->warning(FLERR,
                         "{} style {} computes on the host because run_style is '{}'; use the "
                         "-sf cuda command-line switch or 'run_style verlet/cuda'",
@@ -33,7 +34,7 @@ bool device_util::is_plain_temp(const Compute *c)
 
 bool device_util::resident_run(LAMMPS *lmp)
 {
-  return lmp->update->whichflag == 1 && strcmp(lmp->update->integrate_style, "verlet/cuda") == 0;
+  return lmp->update->whichflag == 1 && DeviceContext::current(lmp);
 }
 
 void device_util::require_plain_temperature(LAMMPS *lmp, const Fix *fix, const Compute *temperature,

@@ -24,11 +24,11 @@ constexpr int NOBIAS_TEMPERATURE = 0;    // which: the temperature compute has n
 enum class DeviceForceKind { pair, bond, angle, dihedral };
 
 namespace device_util {
-  // a /cuda style outside run_style verlet/cuda runs its CPU code: say so once at init
+  // a /cuda style outside a device run style runs its CPU code: say so once at init
   void warn_if_host(LAMMPS *lmp, const char *kind, const char *style);
   // compute temp or temp/cuda (the same temperature): what the device thermostats reproduce
   bool is_plain_temp(const Compute *c);
-  // a run (not a minimisation) under run_style verlet/cuda: the device parts act
+  // a run (not a minimisation) under a device run style (verlet/cuda): the device parts act
   bool resident_run(LAMMPS *lmp);
   // the device thermostats sum m v^2 over a group, as compute temp does: a temperature
   // compute set by fix_modify temp must be one (of any group), without a bias. Checked at

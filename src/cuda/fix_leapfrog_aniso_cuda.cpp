@@ -2,14 +2,13 @@
 
 #include "fix_leapfrog_aniso_cuda.h"
 
+#include "device_context.h"
 #include "device_style_util.h"
 
 #include "compute.h"
 #include "engine.h"
 #include "error.h"
 #include "force.h"
-#include "update.h"
-#include "verlet_cuda.h"
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
@@ -66,8 +65,8 @@ void FixLeapfrogAnisoCuda::device_final_integrate(Engine &engine)
 
 double FixLeapfrogAnisoCuda::compute_vector(int n)
 {
-  auto *verlet = dynamic_cast<VerletCuda *>(update->integrate);
-  Engine *engine = verlet ? verlet->engine_ahead_of_host() : nullptr;
+  auto *context = DeviceContext::current(lmp);
+  Engine *engine = context ? context->engine_ahead_of_host() : nullptr;
   if (!engine) return FixLeapfrogAniso::compute_vector(n);
   double t_tr, t_rot, dof_tr, n_rot;
   try {

@@ -2,12 +2,12 @@
 
 #include "fix_mdscf_cuda.h"
 
+#include "device_context.h"
 #include "device_style_util.h"
 
 #include "engine.h"
 #include "error.h"
 #include "update.h"
-#include "verlet_cuda.h"
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
@@ -93,8 +93,8 @@ void FixMDSCFCuda::pull_sums(Engine &engine)
 
 void FixMDSCFCuda::pull_sums_if_ahead()
 {
-  auto *verlet = dynamic_cast<VerletCuda *>(update->integrate);
-  Engine *engine = verlet ? verlet->engine_ahead_of_host() : nullptr;
+  auto *context = DeviceContext::current(lmp);
+  Engine *engine = context ? context->engine_ahead_of_host() : nullptr;
   if (!engine) return;
   try {
     pull_sums(*engine);
