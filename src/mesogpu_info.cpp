@@ -1,6 +1,7 @@
 /* mesogpu: command "mesogpu info"; see mesogpu_info.h. */
 
 #include "mesogpu_info.h"
+#include "mesogpu_plugin.h"
 
 #include "comm.h"
 #include "error.h"

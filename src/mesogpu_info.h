@@ -19,8 +19,4 @@ class MesogpuInfo : public Command {
 
 }    // namespace LAMMPS_NS
 
-// the DSO handle LAMMPS gave lammpsplugin_init (mesogpu_plugin.cpp): identifies this
-// plugin's entries in LAMMPS's plugin registry
-void *mesogpu_plugin_handle();
-
 #endif

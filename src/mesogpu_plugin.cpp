@@ -5,6 +5,9 @@
 #include "lammpsplugin.h"
 #include "version.h"
 
+#include "mesogpu_plugin.h"
+
+#include "cuda/device_styles.h"
 #include "fix_leapfrog_aniso.h"
 #include "fix_mdscf.h"
 #include "mesogpu_info.h"
@@ -12,13 +15,35 @@
 #include "pair_table_r2.h"
 
 #ifdef MESOGPU_HAVE_CUDA
-#include "cuda_styles.h"
+#include "cuda/angle_cosine_squared_cuda.h"
+#include "cuda/angle_harmonic_cuda.h"
+#include "cuda/bond_fene_cuda.h"
+#include "cuda/bond_harmonic_cuda.h"
+#include "cuda/compute_temp_cuda.h"
+#include "cuda/dihedral_charmm_cuda.h"
+#include "cuda/dihedral_harmonic_cuda.h"
+#include "cuda/fix_langevin_cuda.h"
+#include "cuda/fix_leapfrog_aniso_cuda.h"
+#include "cuda/fix_mdscf_cuda.h"
+#include "cuda/fix_momentum_cuda.h"
+#include "cuda/fix_nve_cuda.h"
+#include "cuda/fix_nvt_cuda.h"
+#include "cuda/fix_temp_berendsen_cuda.h"
+#include "cuda/pair_dpd_cuda.h"
+#include "cuda/pair_gauss_cuda.h"
+#include "cuda/pair_harmonic_cut_cuda.h"
+#include "cuda/pair_lj_cut_cuda.h"
+#include "cuda/pair_soft_aniso_cuda.h"
+#include "cuda/pair_table_r2_cuda.h"
+#include "cuda/pair_zero_cuda.h"
 #include "compute.h"
 #include "modify.h"
 #include "update.h"
 #include "verlet_cuda.h"
-#include <cstring>
 #endif
+
+#include <cstring>
+#include <type_traits>
 
 // LAMMPS's plugin registry (src/PLUGIN/plugin.h is not among the installed headers)
 namespace LAMMPS_NS {
@@ -30,7 +55,7 @@ using namespace LAMMPS_NS;
 namespace {
 void *this_handle = nullptr;
 // LAMMPS's two factory signatures: (lmp) for pair/bond/angle/dihedral/command styles,
-// (lmp, narg, arg) for fix and run styles
+// (lmp, narg, arg) for fix, compute and run styles
 template <class Style> void *create1(LAMMPS *lmp)
 {
   return new Style(lmp);
@@ -40,34 +65,88 @@ template <class Style> void *create2(LAMMPS *lmp, int narg, char **arg)
   return new Style(lmp, narg, arg);
 }
 
-struct Registrar {
-  lammpsplugin_regfunc register_plugin;
-  void *lmp;
-  lammpsplugin_t plugin;
+struct StyleEntry {
+  const char *style;    // LAMMPS's kind: pair, bond, angle, dihedral, fix, compute, run, command
+  const char *name;
+  const char *info;
+  lammpsplugin_factory1 *create1;    // one of the two factories is set
+  lammpsplugin_factory2 *create2;
+  bool device;    // has a device part: run_style verlet/cuda can run it
+};
+template <class Style>
+constexpr bool has_device_part =
+    std::is_base_of<DeviceForce, Style>::value || std::is_base_of<DeviceFix, Style>::value;
+template <class Style> StyleEntry style1(const char *style, const char *name, const char *info)
+{
+  return {style,   name,
+          info,    (lammpsplugin_factory1 *) &create1<Style>,
+          nullptr, has_device_part<Style>};
+}
+template <class Style> StyleEntry style2(const char *style, const char *name, const char *info)
+{
+  return {style,
+          name,
+          info,
+          nullptr,
+          (lammpsplugin_factory2 *) &create2<Style>,
+          has_device_part<Style>};
+}
 
-  // LAMMPS calls lammpsplugin_init again for every 'plugin load' of this file and, after
-  // 'clear', from LAMMPS_PLUGIN_PATH; a style it already has (restored from its registry)
-  // is not registered a second time
-  static bool known(const char *style, const char *name) { return plugin_find(style, name) >= 0; }
+// the registration table: every style of the plugin, once, registered in this order.
+// A new style is its own files and one line here; run_style verlet/cuda names the device
+// styles of a kind in its errors in this order (device_style_names)
+const StyleEntry styles[] = {
+    style1<PairTableR2>(
+        "pair", "table/r2",
+        "mesogpu: tabulated pair potential, C2 spline of the energy on an r^2 grid"),
+    style1<PairSoftAniso>(
+        "pair", "soft/aniso",
+        "mesogpu: one-site soft anisotropic particles (rod, disk, Janus, ABA, BAB)"),
+    style1<MesogpuInfo>("command", "mesogpu",
+                        "mesogpu: 'mesogpu info' prints the plugin build and visible CUDA devices"),
+    style2<FixLeapfrogAniso>("fix", "leapfrog/aniso",
+                             "mesogpu: velocity Verlet + rotational leapfrog of anisotropic "
+                             "particles (n = mu/|mu|), optional Berendsen"),
+    style2<FixMDSCF>("fix", "mdscf",
+                     "mesogpu: hybrid particle-field MD (MD-SCF): density-field forces on a grid"),
 
-  template <class Style> void add1(const char *style, const char *name, const char *info)
-  {
-    if (known(style, name)) return;
-    plugin.style = style;
-    plugin.name = name;
-    plugin.info = info;
-    plugin.creator.v1 = (lammpsplugin_factory1 *) &create1<Style>;
-    (*register_plugin)(&plugin, lmp);
-  }
-  template <class Style> void add2(const char *style, const char *name, const char *info)
-  {
-    if (known(style, name)) return;
-    plugin.style = style;
-    plugin.name = name;
-    plugin.info = info;
-    plugin.creator.v2 = (lammpsplugin_factory2 *) &create2<Style>;
-    (*register_plugin)(&plugin, lmp);
-  }
+#ifdef MESOGPU_HAVE_CUDA
+    style1<PairLJCutCuda>("pair", "lj/cut/cuda", "mesogpu: lj/cut resident on the GPU"),
+    style1<PairTableR2Cuda>("pair", "table/r2/cuda", "mesogpu: table/r2 resident on the GPU"),
+    style1<PairGaussCuda>("pair", "gauss/cuda", "mesogpu: gauss resident on the GPU"),
+    style1<PairHarmonicCutCuda>("pair", "harmonic/cut/cuda",
+                                "mesogpu: harmonic/cut resident on the GPU"),
+    style1<PairDPDCuda>("pair", "dpd/cuda",
+                        "mesogpu: dpd resident on the GPU (Philox noise per pair and step)"),
+    style1<PairSoftAnisoCuda>("pair", "soft/aniso/cuda",
+                              "mesogpu: soft anisotropic particles resident on the GPU"),
+    style1<PairZeroCuda>("pair", "zero/cuda", "mesogpu: no pair forces, resident runs"),
+    style1<BondHarmonicCuda>("bond", "harmonic/cuda", "mesogpu: bond harmonic resident on the GPU"),
+    style1<BondFENECuda>("bond", "fene/cuda", "mesogpu: bond fene resident on the GPU"),
+    style1<AngleHarmonicCuda>("angle", "harmonic/cuda",
+                              "mesogpu: angle harmonic resident on the GPU"),
+    style1<AngleCosineSquaredCuda>("angle", "cosine/squared/cuda",
+                                   "mesogpu: angle cosine/squared resident on the GPU"),
+    style1<DihedralHarmonicCuda>("dihedral", "harmonic/cuda",
+                                 "mesogpu: dihedral harmonic resident on the GPU"),
+    style1<DihedralCharmmCuda>("dihedral", "charmm/cuda",
+                               "mesogpu: dihedral charmm (torsion, weight 0) resident on the GPU"),
+    style2<FixNVECuda>("fix", "nve/cuda", "mesogpu: fix nve resident on the GPU"),
+    style2<FixNVTCuda>("fix", "nvt/cuda",
+                       "mesogpu: fix nvt (Nose-Hoover chain) resident on the GPU"),
+    style2<FixLangevinCuda>("fix", "langevin/cuda", "mesogpu: fix langevin resident on the GPU"),
+    style2<FixTempBerendsenCuda>("fix", "temp/berendsen/cuda",
+                                 "mesogpu: fix temp/berendsen resident on the GPU"),
+    style2<FixLeapfrogAnisoCuda>("fix", "leapfrog/aniso/cuda",
+                                 "mesogpu: fix leapfrog/aniso resident on the GPU"),
+    style2<FixMDSCFCuda>("fix", "mdscf/cuda",
+                         "mesogpu: fix mdscf (MD-SCF field) resident on the GPU"),
+    style2<FixMomentumCuda>("fix", "momentum/cuda", "mesogpu: fix momentum resident on the GPU"),
+    style2<ComputeTempCuda>("compute", "temp/cuda",
+                            "mesogpu: compute temp from a device reduction in resident runs"),
+    style2<VerletCuda>("run", "verlet/cuda",
+                       "mesogpu: velocity Verlet with whole timesteps on the GPU"),
+#endif
 };
 }    // namespace
 
@@ -76,63 +155,40 @@ void *mesogpu_plugin_handle()
   return this_handle;
 }
 
+std::string mesogpu::device_style_names(const char *style)
+{
+  std::string names;
+  for (const StyleEntry &s : styles)
+    if (s.device && strcmp(s.style, style) == 0)
+      names += (names.empty() ? "" : ", ") + std::string(s.name);
+  return names;
+}
+
 extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
 {
   this_handle = handle;
-  Registrar r{(lammpsplugin_regfunc) regfunc, lmp, {}};
-  r.plugin.version = LAMMPS_VERSION;
-  r.plugin.author = "mesogpu developers";
-  r.plugin.handle = handle;
+  auto register_plugin = (lammpsplugin_regfunc) regfunc;
+  lammpsplugin_t plugin{};
+  plugin.version = LAMMPS_VERSION;
+  plugin.author = "mesogpu developers";
+  plugin.handle = handle;
 
-  r.add1<PairTableR2>("pair", "table/r2",
-                      "mesogpu: tabulated pair potential, C2 spline of the energy on an r^2 grid");
-  r.add1<PairSoftAniso>(
-      "pair", "soft/aniso",
-      "mesogpu: one-site soft anisotropic particles (rod, disk, Janus, ABA, BAB)");
-  r.add1<MesogpuInfo>("command", "mesogpu",
-                      "mesogpu: 'mesogpu info' prints the plugin build and visible CUDA devices");
-  r.add2<FixLeapfrogAniso>("fix", "leapfrog/aniso",
-                           "mesogpu: velocity Verlet + rotational leapfrog of anisotropic "
-                           "particles (n = mu/|mu|), optional Berendsen");
-  r.add2<FixMDSCF>("fix", "mdscf",
-                   "mesogpu: hybrid particle-field MD (MD-SCF): density-field forces on a grid");
+  // LAMMPS calls lammpsplugin_init again for every 'plugin load' of this file and, after
+  // 'clear', from LAMMPS_PLUGIN_PATH; a style it already has (restored from its registry)
+  // is not registered a second time
+  for (const StyleEntry &s : styles) {
+    if (plugin_find(s.style, s.name) >= 0) continue;
+    plugin.style = s.style;
+    plugin.name = s.name;
+    plugin.info = s.info;
+    if (s.create1)
+      plugin.creator.v1 = s.create1;
+    else
+      plugin.creator.v2 = s.create2;
+    (*register_plugin)(&plugin, lmp);
+  }
 
 #ifdef MESOGPU_HAVE_CUDA
-  r.add1<PairLJCutCuda>("pair", "lj/cut/cuda", "mesogpu: lj/cut resident on the GPU");
-  r.add1<PairTableR2Cuda>("pair", "table/r2/cuda", "mesogpu: table/r2 resident on the GPU");
-  r.add1<PairGaussCuda>("pair", "gauss/cuda", "mesogpu: gauss resident on the GPU");
-  r.add1<PairHarmonicCutCuda>("pair", "harmonic/cut/cuda",
-                              "mesogpu: harmonic/cut resident on the GPU");
-  r.add1<PairDPDCuda>("pair", "dpd/cuda",
-                      "mesogpu: dpd resident on the GPU (Philox noise per pair and step)");
-  r.add1<BondHarmonicCuda>("bond", "harmonic/cuda", "mesogpu: bond harmonic resident on the GPU");
-  r.add1<BondFENECuda>("bond", "fene/cuda", "mesogpu: bond fene resident on the GPU");
-  r.add1<AngleHarmonicCuda>("angle", "harmonic/cuda",
-                            "mesogpu: angle harmonic resident on the GPU");
-  r.add1<AngleCosineSquaredCuda>("angle", "cosine/squared/cuda",
-                                 "mesogpu: angle cosine/squared resident on the GPU");
-  r.add1<DihedralHarmonicCuda>("dihedral", "harmonic/cuda",
-                               "mesogpu: dihedral harmonic resident on the GPU");
-  r.add1<DihedralCharmmCuda>("dihedral", "charmm/cuda",
-                             "mesogpu: dihedral charmm (torsion, weight 0) resident on the GPU");
-  r.add2<FixNVECuda>("fix", "nve/cuda", "mesogpu: fix nve resident on the GPU");
-  r.add2<FixNVTCuda>("fix", "nvt/cuda", "mesogpu: fix nvt (Nose-Hoover chain) resident on the GPU");
-  r.add2<FixLangevinCuda>("fix", "langevin/cuda", "mesogpu: fix langevin resident on the GPU");
-  r.add2<FixTempBerendsenCuda>("fix", "temp/berendsen/cuda",
-                               "mesogpu: fix temp/berendsen resident on the GPU");
-  r.add2<FixMomentumCuda>("fix", "momentum/cuda", "mesogpu: fix momentum resident on the GPU");
-  r.add1<PairSoftAnisoCuda>("pair", "soft/aniso/cuda",
-                            "mesogpu: soft anisotropic particles resident on the GPU");
-  r.add2<FixLeapfrogAnisoCuda>("fix", "leapfrog/aniso/cuda",
-                               "mesogpu: fix leapfrog/aniso resident on the GPU");
-  r.add1<PairZeroCuda>("pair", "zero/cuda", "mesogpu: no pair forces, resident runs");
-  r.add2<FixMDSCFCuda>("fix", "mdscf/cuda",
-                       "mesogpu: fix mdscf (MD-SCF field) resident on the GPU");
-  r.add2<ComputeTempCuda>("compute", "temp/cuda",
-                          "mesogpu: compute temp from a device reduction in resident runs");
-  r.add2<VerletCuda>("run", "verlet/cuda",
-                     "mesogpu: velocity Verlet with whole timesteps on the GPU");
-
   // LAMMPS creates its default run style before plugins on LAMMPS_PLUGIN_PATH load, so
   // '-sf cuda' alone would leave plain verlet in place: swap it here, while no run is active
   auto *l = (LAMMPS *) lmp;

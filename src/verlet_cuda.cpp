@@ -6,8 +6,8 @@
 #include "atom.h"
 #include "bond.h"
 #include "comm.h"
-#include "cuda_styles.h"
-#include "device_styles.h"
+#include "cuda/compute_temp_cuda.h"
+#include "cuda/device_styles.h"
 #include "dihedral.h"
 #include "domain.h"
 #include "engine.h"
@@ -16,6 +16,7 @@
 #include "force.h"
 #include "improper.h"
 #include "kspace.h"
+#include "mesogpu_plugin.h"
 #include "modify.h"
 #include "neigh_list.h"
 #include "neighbor.h"
@@ -68,21 +69,17 @@ void VerletCuda::check_styles()
                       "(a fix changes it: npt, deform, box/relax are not supported yet)");
 
   // a force style without a device part is named, with the device styles of its kind
-  auto require_device = [&](auto *style, const char *kind, const char *name,
-                            const char *available) {
+  auto require_device = [&](auto *style, const char *kind, const char *name) {
     if (style && !dynamic_cast<DeviceForce *>(style))
       error->all(FLERR,
                  "run_style verlet/cuda: {} style {} has no device part (device {} styles: {}; run "
                  "with -sf cuda to pick them)",
-                 kind, name, kind, available);
+                 kind, name, kind, mesogpu::device_style_names(kind));
   };
-  require_device(
-      force->pair, "pair", force->pair_style,
-      "lj/cut/cuda, table/r2/cuda, gauss/cuda, harmonic/cut/cuda, dpd/cuda, soft/aniso/cuda, "
-      "zero/cuda");
-  require_device(force->bond, "bond", force->bond_style, "harmonic/cuda, fene/cuda");
-  require_device(force->angle, "angle", force->angle_style, "harmonic/cuda, cosine/squared/cuda");
-  require_device(force->dihedral, "dihedral", force->dihedral_style, "harmonic/cuda, charmm/cuda");
+  require_device(force->pair, "pair", force->pair_style);
+  require_device(force->bond, "bond", force->bond_style);
+  require_device(force->angle, "angle", force->angle_style);
+  require_device(force->dihedral, "dihedral", force->dihedral_style);
   if (force->improper)
     error->all(FLERR, "run_style verlet/cuda: improper style {} has no device part yet",
                force->improper_style);
@@ -116,12 +113,10 @@ void VerletCuda::check_styles()
         error->all(
             FLERR,
             "run_style verlet/cuda: fix {} (style {}) acts during the step and has no device "
-            "part (device fixes: nve/cuda, nvt/cuda, langevin/cuda, temp/berendsen/cuda, "
-            "leapfrog/aniso/cuda, mdscf/cuda, "
-            "momentum/cuda; host fixes that only observe at the end of a step: ave/time, "
-            "ave/chunk, ave/histo, ave/correlate, ave/atom, print, vector, halt; run "
+            "part (device fixes: {}; host fixes that only observe at the end of a step: "
+            "ave/time, ave/chunk, ave/histo, ave/correlate, ave/atom, print, vector, halt; run "
             "with -sf cuda to pick the device fixes)",
-            ifix->id, ifix->style);
+            ifix->id, ifix->style, mesogpu::device_style_names("fix"));
       continue;
     }
     fix_device.push_back(dfix);

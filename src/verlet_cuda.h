@@ -7,23 +7,18 @@
 #ifndef MESOGPU_VERLET_CUDA_H
 #define MESOGPU_VERLET_CUDA_H
 
+#include "cuda/device_context.h"
 #include "verlet.h"
 
 #include <memory>
 #include <utility>
 #include <vector>
 
-namespace mesogpu {
-namespace cuda {
-  class Engine;
-}
-}    // namespace mesogpu
-
 namespace LAMMPS_NS {
 
 class DeviceFix;
 
-class VerletCuda : public Verlet {
+class VerletCuda : public Verlet, public DeviceContext {
  public:
   VerletCuda(class LAMMPS *, int, char **);
   ~VerletCuda() override;
@@ -33,13 +28,14 @@ class VerletCuda : public Verlet {
   void run(int) override;
   void cleanup() override;
 
-  // the engine while the device state is ahead of the host arrays (during a run,
-  // between syncs), else null: device-aware computes (temp/cuda) ask it for reductions
-  mesogpu::cuda::Engine *engine_ahead_of_host() const { return synced ? nullptr : engine.get(); }
+  // DeviceContext: what device-aware styles (temp/cuda, ...) may ask of the run
+  mesogpu::cuda::Engine *engine_ahead_of_host() const override
+  {
+    return synced ? nullptr : engine.get();
+  }
+  void sync_atoms() override;
   // the device state, for tests and diagnostics (nullptr before the first resident setup)
   const mesogpu::cuda::Engine *device_engine() const { return engine.get(); }
-  // bring x, v, f and images on the host up to date (no-op when already synced)
-  void sync_atoms();
   // sync_atoms(), then ghost atoms and host neighbour lists as at a reneighboring step
   // when a compute or fix uses its own list (so rdf, cluster/atom... see current data)
   void sync_for_host_code();

@@ -2,6 +2,9 @@
    mesogpu - the device part of a style. A /cuda style inherits its CPU class
    (same parsing, coefficients, restart) and one of these interfaces; run_style
    verlet/cuda drives the step through them and refuses styles without one.
+   Host computations (run 0, setup, the force-style tests) use the inherited CPU
+   code; the device part hands parameters to the engine, whose kernels use the
+   same evaluators (src/physics/). One file pair per style in src/cuda/.
 ------------------------------------------------------------------------- */
 
 #ifndef MESOGPU_DEVICE_STYLES_H

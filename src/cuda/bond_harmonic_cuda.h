@@ -1,0 +1,24 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   mesogpu - bond_style harmonic/cuda: LAMMPS bond_style harmonic with a device
+   part for run_style verlet/cuda (src/cuda/device_styles.h).
+   Docs: doc/run_style_verlet_cuda.md.
+------------------------------------------------------------------------- */
+
+#ifndef MESOGPU_BOND_HARMONIC_CUDA_H
+#define MESOGPU_BOND_HARMONIC_CUDA_H
+
+#include "device_style_util.h"
+#include "MOLECULE/bond_harmonic.h"
+
+namespace LAMMPS_NS {
+
+class BondHarmonicCuda : public BondHarmonic, public DeviceForce {
+ public:
+  MESOGPU_DEVICE_PER_ATOM(bond)
+  BondHarmonicCuda(class LAMMPS *lmp) : BondHarmonic(lmp) {}
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif

@@ -1,0 +1,39 @@
+/* mesogpu: compute temp/cuda; see compute_temp_cuda.h. */
+
+#include "compute_temp_cuda.h"
+
+#include "device_context.h"
+
+#include "engine.h"
+#include "error.h"
+#include "update.h"
+
+using namespace LAMMPS_NS;
+using mesogpu::cuda::Engine;
+
+double ComputeTempCuda::compute_scalar()
+{
+  auto *context = DeviceContext::current(lmp);
+  Engine *engine = context ? context->engine_ahead_of_host() : nullptr;
+  if (!engine) return ComputeTemp::compute_scalar();
+
+  // ComputeTemp::compute_scalar() with the sum of m v^2 from the device (one rank)
+  invoked_scalar = update->ntimestep;
+  try {
+    scalar = engine->kinetic_sum(groupbit);
+  } catch (std::runtime_error &e) {
+    error->all(FLERR, "Compute temp/cuda: {}", e.what());
+  }
+  if (dynamic) dof_compute();
+  if (dof < 0.0 && natoms_temp > 0.0)
+    error->all(FLERR, "Temperature compute degrees of freedom < 0");
+  scalar *= tfactor;
+  return scalar;
+}
+
+void ComputeTempCuda::compute_vector()
+{
+  // the kinetic tensor (pressure components) from host velocities: sync first
+  if (auto *context = DeviceContext::current(lmp)) context->sync_atoms();
+  ComputeTemp::compute_vector();
+}

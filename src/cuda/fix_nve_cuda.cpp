@@ -1,0 +1,18 @@
+/* mesogpu: fix nve/cuda; see fix_nve_cuda.h. */
+
+#include "fix_nve_cuda.h"
+
+#include "engine.h"
+
+using namespace LAMMPS_NS;
+using mesogpu::cuda::Engine;
+
+void FixNVECuda::device_initial_integrate(Engine &engine)
+{
+  engine.nve_initial(dtv, dtf, groupbit);
+}
+
+void FixNVECuda::device_final_integrate(Engine &engine)
+{
+  engine.nve_final(dtf, groupbit);
+}

@@ -1,0 +1,24 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   mesogpu - fix nve/cuda: LAMMPS fix nve with a device
+   part for run_style verlet/cuda (src/cuda/device_styles.h).
+   Docs: doc/run_style_verlet_cuda.md.
+------------------------------------------------------------------------- */
+
+#ifndef MESOGPU_FIX_NVE_CUDA_H
+#define MESOGPU_FIX_NVE_CUDA_H
+
+#include "device_styles.h"
+#include "fix_nve.h"
+
+namespace LAMMPS_NS {
+
+class FixNVECuda : public FixNVE, public DeviceFix {
+ public:
+  FixNVECuda(class LAMMPS *lmp, int narg, char **arg) : FixNVE(lmp, narg, arg) {}
+  void device_initial_integrate(mesogpu::cuda::Engine &engine) override;
+  void device_final_integrate(mesogpu::cuda::Engine &engine) override;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif

@@ -1,0 +1,24 @@
+/* mesogpu: pair_style harmonic/cut/cuda; see pair_harmonic_cut_cuda.h. */
+
+#include "pair_harmonic_cut_cuda.h"
+
+#include "atom.h"
+#include "engine.h"
+
+using namespace LAMMPS_NS;
+using mesogpu::cuda::Engine;
+
+void PairHarmonicCutCuda::device_setup(Engine &engine)
+{
+  const int np1 = atom->ntypes + 1;
+  mesogpu::cuda::HostHarmonicCut p;
+  for (auto *v : {&p.k, &p.cut, &p.cutsq}) v->assign(np1 * np1, 0.0);
+  for (int i = 1; i < np1; i++)
+    for (int j = 1; j < np1; j++) {
+      const int kk = i * np1 + j;
+      p.k[kk] = k[i][j];
+      p.cut[kk] = cut[i][j];
+      p.cutsq[kk] = cutsq[i][j];
+    }
+  engine.set_pair_harmonic_cut(p);
+}

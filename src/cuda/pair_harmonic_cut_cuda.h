@@ -1,0 +1,24 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   mesogpu - pair_style harmonic/cut/cuda: LAMMPS pair_style harmonic/cut with a device
+   part for run_style verlet/cuda (src/cuda/device_styles.h).
+   Docs: doc/run_style_verlet_cuda.md.
+------------------------------------------------------------------------- */
+
+#ifndef MESOGPU_PAIR_HARMONIC_CUT_CUDA_H
+#define MESOGPU_PAIR_HARMONIC_CUT_CUDA_H
+
+#include "device_style_util.h"
+#include "EXTRA-PAIR/pair_harmonic_cut.h"
+
+namespace LAMMPS_NS {
+
+class PairHarmonicCutCuda : public PairHarmonicCut, public DeviceForce {
+ public:
+  MESOGPU_DEVICE_PER_ATOM(pair)
+  PairHarmonicCutCuda(class LAMMPS *lmp) : PairHarmonicCut(lmp) {}
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
