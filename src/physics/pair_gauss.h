@@ -1,7 +1,8 @@
 /* mesogpu: Gaussian pair potential (GALAMOST's Gaussian repulsion with A < 0 in LAMMPS's
  * sign convention; the arithmetic of LAMMPS pair_style gauss):
- *   V(r) = -A exp(-B r^2) - offset,   F/r = -2 A B exp(-B r^2),
- * offset = -A exp(-B rc^2) with pair_modify shift yes (else 0). No sqrt needed. */
+ *   V(r) = -(A exp(-B r^2) - offset),   F/r = -2 A B exp(-B r^2),
+ * offset = A exp(-B rc^2) (LAMMPS's offset[i][j]) with pair_modify shift yes (else 0),
+ * so that V(rc) = 0. No sqrt needed. */
 #ifndef MESOGPU_PHYSICS_PAIR_GAUSS_H
 #define MESOGPU_PHYSICS_PAIR_GAUSS_H
 
