@@ -106,9 +106,12 @@ namespace cuda {
       const int *speci = special ? special + (size_t) i * maxspecial : nullptr;
       const int sflag[4] = {special_flag.x, special_flag.y, special_flag.z, special_flag.w};
       int count = 0;
-      for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy)
-          for (int dx = -1; dx <= 1; ++dx) {
+      // the 27 surrounding cells; with 2 cells in a dimension the offsets -1 and +1 name
+      // the same cell, so that dimension visits 2 (a box of 2 to 3 cutoffs)
+      const int hx = ncell.x > 2 ? 1 : 0, hy = ncell.y > 2 ? 1 : 0, hz = ncell.z > 2 ? 1 : 0;
+      for (int dz = -1; dz <= hz; ++dz)
+        for (int dy = -1; dy <= hy; ++dy)
+          for (int dx = -1; dx <= hx; ++dx) {
             const int ox = (cx + dx + ncell.x) % ncell.x, oy = (cy + dy + ncell.y) % ncell.y,
                       oz = (cz + dz + ncell.z) % ncell.z;
             const int oc = (oz * ncell.y + oy) * ncell.x + ox;
@@ -186,12 +189,14 @@ namespace cuda {
     s.cutneighsq.upload(c);
     for (int d = 0; d < 3; ++d) {
       const double prd = s.hi[d] - s.lo[d];
-      if (prd < 3.0 * cutneighmax) {
+      // the list uses the minimum image: one image of each neighbour within cutoff + skin
+      if (prd < 2.0 * cutneighmax) {
         std::ostringstream m;
         m << "box length " << prd << " in dimension "
-          << "xyz"[d] << " is below 3 x (cutoff + skin) = " << 3.0 * cutneighmax
-          << ": the device neighbour list needs at least 3 cells per dimension (use a larger box, "
-             "or run without the cuda suffix)";
+          << "xyz"[d] << " is below 2 x (cutoff + skin) = " << 2.0 * cutneighmax
+          << ": the device neighbour list takes one periodic image of each neighbour, and "
+             "here an atom would see two images of the same neighbour (use a larger box, or "
+             "run without the cuda suffix)";
         throw std::runtime_error(m.str());
       }
     }
@@ -201,10 +206,10 @@ namespace cuda {
     double nc[3];
     for (int d = 0; d < 3; ++d) nc[d] = std::floor((s.hi[d] - s.lo[d]) / cutneighmax);
     const double max_cells = std::min(std::max(27.0, 2.0 * s.n), (double) MAX_ATOMS);
-    while (nc[0] * nc[1] * nc[2] > max_cells && (nc[0] > 3 || nc[1] > 3 || nc[2] > 3)) {
+    while (nc[0] * nc[1] * nc[2] > max_cells && (nc[0] > 2 || nc[1] > 2 || nc[2] > 2)) {
       const double shrink = std::cbrt(max_cells / (nc[0] * nc[1] * nc[2]));
       for (int d = 0; d < 3; ++d)
-        nc[d] = std::max(3.0, std::min(nc[d] - 1.0, std::floor(nc[d] * shrink)));
+        nc[d] = std::max(2.0, std::min(nc[d] - 1.0, std::floor(nc[d] * shrink)));
     }
     for (int d = 0; d < 3; ++d) s.ncell[d] = static_cast<int>(nc[d]);
     const int ncells = s.ncell[0] * s.ncell[1] * s.ncell[2];
