@@ -110,6 +110,9 @@ class FixMDSCF : public Fix {
   void check_range(int, int, int, int);
   void check_periodic();
   std::string grid_size_text() const;
+  // values per node and component: phi, V and the 3 gradient components
+  static constexpr int VALUES_PER_NODE = 5;
+  static std::string gib_text(double bytes);
   double *flat(double ****a) { return &a[nzlo_out][nylo_out][nxlo_out][0]; }
   // v_c: the volume of one grid cell (the box over the node count)
   double cell_volume() const;
