@@ -56,12 +56,11 @@
  * 4 eps0 [R^12 - R^6] with R = dw sigma0 / (r - sigma0 + dw sigma0): plain LJ for dw = 1.
  *
  * LAMMPS pair_style gayberne (ASPHERE) is the same function for identical uniaxial
- * particles: gamma = 1, mu = mu, shape sqrt(2) (d, d, l) and sigma = dw sqrt(2) d under
- * Cleaver's rule (shape (d, d, l), sigma = dw d under the arithmetic rule), eps_a = eps_b
- * = 1, eps_c = eps_E / eps_S, epsilon = eps0, and upsilon = nu / 2: LAMMPS raises
- * 2 s1 s2 / det(G12) = 1 / (1 - chi2 g^2) to upsilon in its code (its PDF supplement writes
- * upsilon / 2). MODELS.md's upsilon = nu does not match LAMMPS's code; see
- * unittest/lammps/test_lammps_gay_berne.cpp.
+ * particles: gamma = 1, upsilon = nu, mu = mu, shape sqrt(2) (d, d, l) and sigma =
+ * dw sqrt(2) d under Cleaver's rule (shape (d, d, l), sigma = dw d under the arithmetic
+ * rule), eps_a = eps_b = 1, eps_c = eps_E / eps_S, epsilon = eps0 (LAMMPS halves upsilon
+ * on input). unittest/lammps/test_lammps_gay_berne.cpp compares the two, also for unlike
+ * rods and GB-sphere pairs, where LAMMPS's eta leaves a constant factor.
  *
  * Derivatives (the variables a, b, g, r independent; u treated as a free vector):
  *   dx = 1 / (1 - chi2 g^2)
