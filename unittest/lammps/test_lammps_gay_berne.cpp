@@ -106,9 +106,16 @@ class GayBerneLammps : public ::testing::Test {
     return std::pow(2 * lsi * lsj / (p * pi * pj), 0.5 * c.nu);
   }
 
-  void setup(const Case &c, const ph::GayBerneParams<double> &p)
+  // sigma0 of the rule, written here (LAMMPS must not inherit an error of the header's)
+  static double sigma0_of(const Case &c)
   {
-    const double sc = radius_scale(c, p.sigma0);
+    return c.rule == Rule::arithmetic ? 0.5 * (c.ti.d + c.tj.d)
+                                      : std::sqrt(c.ti.d * c.ti.d + c.tj.d * c.tj.d);
+  }
+
+  void setup(const Case &c)
+  {
+    const double sc = radius_scale(c, sigma0_of(c));
     cmd("clear");    // a test may compare several cases in one session
     cmd("units lj");
     cmd("atom_style ellipsoid");
@@ -132,7 +139,8 @@ class GayBerneLammps : public ::testing::Test {
     // the i-i and j-j pairs are never evaluated (one atom of each type)
     cmd("pair_coeff 1 1 1.0 1.0" + wells(c.ti) + wells(c.ti));
     cmd("pair_coeff 2 2 1.0 1.0" + wells(c.tj) + wells(c.tj));
-    cmd("pair_coeff 1 2 " + num(c.eps0 / eta_c(c, sc)) + " " + num(p.dw_sigma0) + " 0 0 0 0 0 0");
+    cmd("pair_coeff 1 2 " + num(c.eps0 / eta_c(c, sc)) + " " + num(c.dw * sigma0_of(c)) +
+        " 0 0 0 0 0 0");
     cmd("neighbor 1.0 bin");
     cmd("thermo_style custom step pe");
     cmd("thermo_modify norm no");
@@ -175,7 +183,7 @@ class GayBerneLammps : public ::testing::Test {
   {
     const auto p = ph::make_gay_berne_params<double>(c.ti, c.tj, c.eps0, c.dw, c.mu, c.nu, c.rule,
                                                      c.rc, false);
-    setup(c, p);
+    setup(c);
     auto *lmp = s->lmp;
     auto *atom = lmp->atom;
     std::mt19937_64 gen(seed);
@@ -250,7 +258,7 @@ class GayBerneLammps : public ::testing::Test {
   {
     const auto p = ph::make_gay_berne_params<double>(c.ti, c.tj, c.eps0, c.dw, c.mu, c.nu, c.rule,
                                                      c.rc, false);
-    setup(c, p);
+    setup(c);
     auto *lmp = s->lmp;
     auto *atom = lmp->atom;
     auto *avec = dynamic_cast<LAMMPS_NS::AtomVecEllipsoid *>(atom->style_match("ellipsoid"));
