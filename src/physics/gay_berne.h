@@ -34,11 +34,14 @@
  * and, with S = eps_S^(1/mu), E = eps_E^(1/mu) (OpenMD's rule; mixes i's S with j's E):
  *   chip_a2  = (S_i - E_i) / (S_i + E_j),  chip_ai2 = (S_j - E_j) / (S_j + E_i),
  *   chip2    = chip_a2 chip_ai2
+ * For a GB-sphere pair this makes the end-on well depend on the sphere's E_j; SklogWiki's
+ * rendering of Cleaver et al.'s GB-LJ form has chi' alpha'^2 = 1 - (eps_E / eps_S)^(1/mu)
+ * instead (the paper itself not read here): OpenMD's rule is the one implemented.
  * sigma0 rule (the rule decides what d means; say which one a parameter set assumes):
  *   cleaver    (default): sigma0 = sqrt(d_i^2 + d_j^2). Side-by-side contact of two
  *              identical particles sqrt(2) d; an LJ sphere of diameter sigma is
  *              d = l = sigma / sqrt(2) (OpenMD's mapping of LJ types). This is what
- *              OpenMD's GB.cpp does in the versions read for this header.
+ *              OpenMD's GB.cpp does in the versions read (commits 03b9b75, 8ccb807).
  *   arithmetic:          sigma0 = (d_i + d_j) / 2, side-by-side contact d; an LJ sphere
  *              of diameter sigma is d = l = sigma. MODELS.md calls this OpenMD's default;
  *              not found in the OpenMD sources read (unverified).
@@ -47,7 +50,8 @@
  * (U = 0) at r = sigma, minimum -eps at r = sigma + (2^(1/6) - 1) dw sigma0, with:
  *   side-by-side (a = b = 0, g = 1): sigma = sigma0,      eps = eps0 (1 - chi2)^(-nu/2)
  *   cross        (a = b = g = 0):    sigma = sigma0,      eps = eps0
- *   T            (a = 1, b = g = 0): sigma = sigma0 [(l_i^2 + d_j^2) / (d_i^2 + d_j^2)]^(1/2)
+ *   T            (a = 1, b = g = 0): sigma = sigma0 [(l_i^2 + d_j^2) / (d_i^2 + d_j^2)]^(1/2),
+ *                                    eps = eps0 [(E_i + E_j) / (S_i + E_j)]^mu
  *   end-to-end   (a = b = g = 1):    sigma = sigma0 [(l_i^2 + l_j^2) / (d_i^2 + d_j^2)]^(1/2),
  *                                    eps = eps0 (1 - chi2)^(-nu/2) [(E_i + E_j)/(S_i + S_j)]^mu
  * For identical particles under Cleaver's rule the end-to-end contact is sqrt(2) l and the

@@ -318,8 +318,8 @@ class GayBerneLammps : public ::testing::Test {
   }
 };
 
-const Type ROD{1.0, 3.0, 1.0, 0.2};       // l/d = 3, eps_S/eps_E = 5 (Gay and Berne 1981)
-const Type ROD2{1.0, 2.5, 1.5, 0.4};      //
+const Type ROD{1.0, 3.0, 1.0, 0.2};    // l/d = 3, eps_S/eps_E = 5
+const Type ROD2{1.0, 2.5, 1.5, 0.4};
 const Type DISC{2.0, 0.7, 1.0, 3.0};      // oblate
 const Type SHORT{0.8, 1.6, 0.7, 0.2};     // unlike ROD, same eps_E
 const Type SPHERE{1.2, 1.2, 0.2, 0.2};    // eps = ROD's eps_E

@@ -196,7 +196,7 @@ double energy_ref(const Case &c, V3 r_ij, V3 ui, V3 uj)
 }
 
 // ------------------------------- cases --------------------------------------------------
-const Type ROD{1.0, 3.0, 1.0, 0.2};       // prolate, eps_S / eps_E = 5 (Gay-Berne 1981)
+const Type ROD{1.0, 3.0, 1.0, 0.2};       // l/d = 3, eps_S/eps_E = 5
 const Type SHORT{0.8, 1.6, 0.7, 0.5};     // another prolate type
 const Type DISC{2.0, 0.7, 1.0, 3.0};      // oblate, deeper end-to-end (face-to-face) well
 const Type SPHERE{1.2, 1.2, 0.9, 0.9};    // d = l, eps_S = eps_E
@@ -486,8 +486,9 @@ TEST(GayBerne, IdenticalParticlesTheClassicNumbers)
       EXPECT_NEAR(u_ee / u_ss, t.eps_e / t.eps_s, 1e-12) << "mu=" << mu << " nu=" << nu;
     }
   }
-  // for the ROD type (l/d = 3, eps_S/eps_E = 5, mu = 2, nu = 1: Gay and Berne's set) the
-  // side-by-side well is 1/sqrt(1 - 0.64) = 5/3 deep and the end-to-end one 1/3
+  // for the ROD type (l/d = 3, eps_S/eps_E = 5, mu = 2, nu = 1: Gay and Berne's set as it
+  // is usually quoted; the 1981 paper not read here) chi = 0.8, the side-by-side well is
+  // 1/sqrt(1 - 0.64) = 5/3 deep and the end-to-end one 1/3
   const Case c = make_case("gb81", ROD, ROD, 1.0, 1.0, 2.0, 1.0, GayBerneSigma0::cleaver, 9.0);
   const V3 x = axis(0), z = axis(2);
   const double w = std::sqrt(2.0);
