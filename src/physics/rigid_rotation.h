@@ -1,9 +1,13 @@
 /* mesogpu: symplectic rotational integrator for single-site rigid bodies with a full
- * orientation, NO_SQUISH (Miller, Eleftheriou, Pattnaik, Ndirango, Newns, Martyna,
- * "Symplectic quaternion scheme for biophysical molecular dynamics", J. Chem. Phys. 116,
- * 8649 (2002); the scheme as LAMMPS's fix rigid/nve implements it, MathExtra::
- * no_squish_rotate, and as Tuckerman's "Statistical Mechanics: Theory and Molecular
- * Simulation", sec. 3.12, presents it).
+ * orientation, NO_SQUISH (T. F. Miller III, M. Eleftheriou, P. Pattnaik, A. Ndirango,
+ * D. Newns, G. J. Martyna, J. Chem. Phys. 116, 8649 (2002); journal, volume and pages as
+ * LAMMPS's RIGID/fix_rigid_nh.cpp cites them, the paper's text itself was not available
+ * here). What is implemented is the scheme as LAMMPS's fix rigid/nve runs it
+ * (MathExtra::no_squish_rotate and FixRigidNH::initial_integrate/setup, LAMMPS 2026-07-04:
+ * same permutations, order and conjugate-momentum convention;
+ * unittest/lammps/test_lammps_rigid_rotation.cpp checks that against MathExtra), and as
+ * Tuckerman, "Statistical Mechanics: Theory and Molecular Simulation" (OUP 2010), sec. 3.12
+ * introduces it (omega^(4) = 2 S^T(q) qdot).
  *
  * State: the unit quaternion q = (w, x, y, z) (LAMMPS's convention: R(q) = body -> lab, the
  * matrix of ssd_quat_to_rotation / MathExtra::quat_to_mat) and its conjugate momentum p, a
@@ -32,10 +36,10 @@
  *   zeta = p^T P_k q / (4 I_k),
  *   q <- cos(zeta h) q + sin(zeta h) P_k q,   p <- cos(zeta h) p + sin(zeta h) P_k p,
  *
- * applied in the order k = 3, 2, 1, 2, 3 (first applied first), the order of LAMMPS's fix
- * rigid/nve (and of the task brief, as the paper's symmetric splitting; the paper's text
- * itself was not read here: the order is unverified against it, but any palindromic order
- * is second order and time reversible). I_k = 0 (a linear body): that sub-step is skipped,
+ * applied in the order k = 3, 2, 1, 2, 3 (first applied first) with h = dt/2, dt/2, dt,
+ * dt/2, dt/2: the order of LAMMPS's FixRigidNH::initial_integrate (verified), said to be the
+ * paper's symmetric splitting (unverified against the paper; any palindromic order is
+ * second order and time reversible). I_k = 0 (a linear body): that sub-step is skipped,
  * as LAMMPS does.
  *
  * Why no renormalisation: each sub-step is a plane rotation of q (and of p) in the 4-space,
@@ -49,10 +53,12 @@
  * invariant under lab rotations (q -> r (x) q), so the lab angular momentum is conserved
  * to rounding. The sub-flows do not commute for an asymmetric top, so the kinetic energy
  * H = sum H_k is not conserved exactly: it oscillates, bounded, with an O(dt^2) amplitude
- * (what a symplectic splitting gives; for a symmetric top Ixx = Iyy, H_1 + H_2 is
- * preserved by the composition up to the order of terms, still O(dt^2) in general).
+ * (the splitting error of a symplectic method; also for a symmetric top, since the x and
+ * y sub-flows each mix L_z with another component).
  *
- * DLM (Dullweber, Leimkuhler, McLachlan, J. Chem. Phys. 107, 5840 (1997)) uses the same
+ * DLM (A. Dullweber, B. Leimkuhler, R. McLachlan, "Symplectic splitting methods for rigid
+ * body molecular dynamics", J. Chem. Phys. 107, 5840 (1997); title and abstract verified
+ * from an index page, volume/page from a third-party citation only) uses the same
  * splitting of the free rotor into exact rotations about the principal axes, on a rotation
  * matrix and the body angular momentum; rigid_dlm_free_rotate below is that form on (q,
  * L_body): in exact arithmetic it gives the same map as rigid_free_rotate (the tests check
