@@ -13,6 +13,7 @@
 #include "physics/gay_berne.h"
 
 #include "gtest/gtest.h"
+#include "vec3_test.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,44 +27,13 @@ using mesogpu::physics::make_gay_berne_params;
 using Params = mesogpu::physics::GayBerneParams<double>;
 using Type = mesogpu::physics::GayBerneType<double>;
 
+using namespace mesogpu_test;
+
 namespace {
 
 const double PI = 3.14159265358979323846;
 const double TWO16 = 1.1224620483093730;    // 2^(1/6)
 
-struct V3 {
-  double v[3];
-  double &operator[](int d) { return v[d]; }
-  double operator[](int d) const { return v[d]; }
-};
-V3 operator+(V3 a, V3 b)
-{
-  return {{a[0] + b[0], a[1] + b[1], a[2] + b[2]}};
-}
-V3 operator-(V3 a, V3 b)
-{
-  return {{a[0] - b[0], a[1] - b[1], a[2] - b[2]}};
-}
-V3 operator*(double s, V3 a)
-{
-  return {{s * a[0], s * a[1], s * a[2]}};
-}
-double dot(V3 a, V3 b)
-{
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-V3 cross(V3 a, V3 b)
-{
-  return {{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]}};
-}
-double norm(V3 a)
-{
-  return std::sqrt(dot(a, a));
-}
-V3 unit(V3 a)
-{
-  return (1.0 / norm(a)) * a;
-}
 V3 axis(int k)
 {
   V3 e{{0, 0, 0}};
@@ -89,17 +59,8 @@ Result eval(const Params &p, V3 r, V3 ui, V3 uj)
   return o;
 }
 
-struct Rng {
-  std::mt19937_64 gen{19960101};
-  double uniform(double lo, double hi)
-  {
-    return std::uniform_real_distribution<double>(lo, hi)(gen);
-  }
-  V3 direction()
-  {
-    std::normal_distribution<double> g;
-    return unit(V3{{g(gen), g(gen), g(gen)}});
-  }
+struct Rng : RandomDirections {
+  Rng() : RandomDirections(19960101) {}
 };
 
 // ---------------- the model written again, from matrices --------------------------------
@@ -245,11 +206,6 @@ double scale_of(const Result &a)
 }
 
 // 4th-order central difference of f(t) at t = 0
-template <typename F> double diff(F f, double h)
-{
-  return (-f(2 * h) + 8 * f(h) - 8 * f(-h) + f(-2 * h)) / (12 * h);
-}
-
 }    // namespace
 
 TEST(GayBerne, EnergyMatchesTheMatrixForm)

@@ -1,12 +1,13 @@
-/* Units for src/physics/soft_aniso.h (the GALAMOST soft anisotropic model). References are independent
-   of the evaluator: energies written out again here from the angles (not the cosines the
-   evaluator uses), forces and gorques from 4th-order central differences of the energy,
-   the analytic Janus minimum, angular momentum conservation, the cutoff, and the i <-> j
-   symmetry of the pair. */
+/* Units for src/physics/soft_aniso.h (the GALAMOST soft anisotropic model). References are
+   independent of the evaluator: energies written out again here from the angles (not the cosines
+   the evaluator uses), forces and gorques from 4th-order central differences of the energy, the
+   analytic Janus minimum, angular momentum conservation, the cutoff, and the i <-> j symmetry of
+   the pair. */
 
 #include "physics/soft_aniso.h"
 
 #include "gtest/gtest.h"
+#include "vec3_test.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,42 +21,14 @@ using mesogpu::physics::soft_aniso_torque;
 using mesogpu::physics::SoftAnisoModel;
 using Params = mesogpu::physics::SoftAnisoParams<double>;
 
+using namespace mesogpu_test;
+
 namespace {
 
 const double PI = 3.14159265358979323846;
 double deg(double d)
 {
   return d * PI / 180.0;
-}
-
-struct V3 {
-  double v[3];
-  double &operator[](int d) { return v[d]; }
-  double operator[](int d) const { return v[d]; }
-};
-V3 operator+(V3 a, V3 b)
-{
-  return {{a[0] + b[0], a[1] + b[1], a[2] + b[2]}};
-}
-V3 operator*(double s, V3 a)
-{
-  return {{s * a[0], s * a[1], s * a[2]}};
-}
-double dot(V3 a, V3 b)
-{
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-V3 cross(V3 a, V3 b)
-{
-  return {{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]}};
-}
-double norm(V3 a)
-{
-  return std::sqrt(dot(a, a));
-}
-V3 unit(V3 a)
-{
-  return (1.0 / norm(a)) * a;
 }
 
 struct Result {
@@ -71,17 +44,8 @@ Result eval(const Params &p, V3 r, V3 ni, V3 nj)
   return o;
 }
 
-struct Rng {
-  std::mt19937_64 gen{20130801};
-  double uniform(double lo, double hi)
-  {
-    return std::uniform_real_distribution<double>(lo, hi)(gen);
-  }
-  V3 direction()
-  {
-    std::normal_distribution<double> g;
-    return unit(V3{{g(gen), g(gen), g(gen)}});
-  }
+struct Rng : RandomDirections {
+  Rng() : RandomDirections(20130801) {}
   // a unit vector making angle th with axis e
   V3 at_angle(V3 e, double th)
   {

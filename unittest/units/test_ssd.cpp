@@ -12,6 +12,7 @@
 #include "physics/ssd.h"
 
 #include "gtest/gtest.h"
+#include "vec3_test.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,50 +35,14 @@ using mesogpu::physics::SsdSet;
 using Params = mesogpu::physics::SsdParams<double>;
 using Type = mesogpu::physics::SsdType<double>;
 
+using namespace mesogpu_test;
+
 namespace {
 
 const double PI = 3.14159265358979323846;
 const double DEBYE = 0.208194;              // e Angstrom
 const double QQR2E = 332.06371;             // kcal Angstrom / (mol e^2)
 const double TETRA = 0.9553166181245093;    // acos(1/sqrt(3)): half the tetrahedral angle
-
-struct V3 {
-  double v[3];
-  double &operator[](int d) { return v[d]; }
-  double operator[](int d) const { return v[d]; }
-};
-V3 operator+(V3 a, V3 b)
-{
-  return {{a[0] + b[0], a[1] + b[1], a[2] + b[2]}};
-}
-V3 operator-(V3 a, V3 b)
-{
-  return {{a[0] - b[0], a[1] - b[1], a[2] - b[2]}};
-}
-V3 operator*(double s, V3 a)
-{
-  return {{s * a[0], s * a[1], s * a[2]}};
-}
-double dot(V3 a, V3 b)
-{
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-V3 cross(V3 a, V3 b)
-{
-  return {{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]}};
-}
-double norm(V3 a)
-{
-  return std::sqrt(dot(a, a));
-}
-V3 unit(V3 a)
-{
-  return (1.0 / norm(a)) * a;
-}
-double maxabs(V3 a)
-{
-  return std::max({std::fabs(a[0]), std::fabs(a[1]), std::fabs(a[2])});
-}
 
 // 3x3 row-major; a body frame A has the body axes as rows (lab -> body)
 struct M3 {
@@ -132,17 +97,8 @@ M3 frame_from_z(V3 ez, V3 hint)
   return frame_rows(cross(ey, ez), ey, ez);
 }
 
-struct Rng {
-  std::mt19937_64 gen{19960328};
-  double uniform(double lo, double hi)
-  {
-    return std::uniform_real_distribution<double>(lo, hi)(gen);
-  }
-  V3 direction()
-  {
-    std::normal_distribution<double> g;
-    return unit(V3{{g(gen), g(gen), g(gen)}});
-  }
+struct Rng : RandomDirections {
+  Rng() : RandomDirections(19960328) {}
   M3 frame() { return frame_from_z(direction(), direction()); }
 };
 
@@ -164,11 +120,6 @@ double energy(const Params &p, V3 r, const M3 &ai, const M3 &aj)
 }
 
 // 4th-order central difference of f at 0
-template <typename F> double diff(F f, double h)
-{
-  return (-f(2 * h) + 8 * f(h) - 8 * f(-h) + f(-2 * h)) / (12 * h);
-}
-
 struct Case {
   std::string name;
   Params p;
