@@ -10,8 +10,8 @@
  * introduces it (omega^(4) = 2 S^T(q) qdot).
  *
  * State: the unit quaternion q = (w, x, y, z) (LAMMPS's convention: R(q) = body -> lab, the
- * matrix of ssd_quat_to_rotation / MathExtra::quat_to_mat) and its conjugate momentum p, a
- * 4-vector. Principal moments I = (Ixx, Iyy, Izz) in the body frame. With
+ * matrix of quat_to_rotation in quaternion.h / MathExtra::quat_to_mat) and its conjugate momentum
+ * p, a 4-vector. Principal moments I = (Ixx, Iyy, Izz) in the body frame. With
  *
  *   S(q) = | q0 -q1 -q2 -q3 |        S(q) (0, v) = q (x) (0, v), the Hamilton product,
  *          | q1  q0 -q3  q2 |        and S(q)^T S(q) = |q|^2 1,
@@ -70,6 +70,7 @@
 #define MESOGPU_PHYSICS_RIGID_ROTATION_H
 
 #include "meso_hd.h"
+#include "quaternion.h"
 
 #include <cmath>
 
@@ -102,22 +103,6 @@ namespace physics {
     template <typename Real> MESO_HD Real dot4(const Real *a, const Real *b)
     {
       return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-    }
-
-    // R(q) (body -> lab), row-major: the matrix of LAMMPS's MathExtra::quat_to_mat (and of
-    // ssd_quat_to_rotation; repeated here so this header stands alone)
-    template <typename Real> MESO_HD void quat_to_rotation(const Real *q, Real *m)
-    {
-      const Real w = q[0], x = q[1], y = q[2], z = q[3];
-      m[0] = w * w + x * x - y * y - z * z;
-      m[1] = Real(2) * (x * y - w * z);
-      m[2] = Real(2) * (x * z + w * y);
-      m[3] = Real(2) * (x * y + w * z);
-      m[4] = w * w - x * x + y * y - z * z;
-      m[5] = Real(2) * (y * z - w * x);
-      m[6] = Real(2) * (x * z - w * y);
-      m[7] = Real(2) * (y * z + w * x);
-      m[8] = w * w - x * x - y * y + z * z;
     }
 
   }    // namespace rigid
@@ -155,14 +140,14 @@ namespace physics {
   template <typename Real> MESO_HD void rigid_body_to_lab(const Real *q, const Real *vb, Real *vl)
   {
     Real m[9];
-    rigid::quat_to_rotation(q, m);
+    quat_to_rotation(q, m);
     for (int r = 0; r < 3; ++r)
       vl[r] = m[3 * r] * vb[0] + m[3 * r + 1] * vb[1] + m[3 * r + 2] * vb[2];
   }
   template <typename Real> MESO_HD void rigid_lab_to_body(const Real *q, const Real *vl, Real *vb)
   {
     Real m[9];
-    rigid::quat_to_rotation(q, m);
+    quat_to_rotation(q, m);
     for (int c = 0; c < 3; ++c) vb[c] = m[c] * vl[0] + m[3 + c] * vl[1] + m[6 + c] * vl[2];
   }
 

@@ -6,7 +6,7 @@
    dq/dt = (1/2) q (x) (0, omega_body), and energy in a field U = -k e_z(body).z(lab). */
 
 #include "physics/rigid_rotation.h"
-#include "physics/ssd.h"
+#include "physics/quaternion.h"
 
 #include "gtest/gtest.h"
 
@@ -53,10 +53,10 @@ void start_quat(double *q)
   normalize4(q);
 }
 
-// reference R(q) from ssd.h, body -> lab
+// reference R(q) from quaternion.h (checked against Rodrigues in test_ssd), body -> lab
 void rotation(const double *q, double *m)
 {
-  phys::ssd_quat_to_rotation(q, m);
+  phys::quat_to_rotation(q, m);
 }
 
 // field U = -k e_z(body) . z(lab) = -k R_zz; tau_lab = e x (k z) (torque from -dU/de)
@@ -121,7 +121,7 @@ TEST(RigidRotation, ConversionsRoundTripAndKineticEnergy)
   // p is normal to q (the constraint direction carries no momentum)
   EXPECT_NEAR(phys::rigid::dot4(p, q), 0.0, 1e-14);
 
-  // KE against sum L_body^2/(2 I) with L_body = R^T angmom from ssd.h's matrix
+  // KE against sum L_body^2/(2 I) with L_body = R^T angmom from quaternion.h's matrix
   double m[9];
   rotation(q, m);
   double Lb[3];

@@ -22,9 +22,9 @@
 #include <vector>
 
 using mesogpu::physics::make_ssd_params;
+using mesogpu::physics::quat_to_body_frame;
+using mesogpu::physics::quat_to_rotation;
 using mesogpu::physics::ssd_pair;
-using mesogpu::physics::ssd_quat_to_body_frame;
-using mesogpu::physics::ssd_quat_to_rotation;
 using mesogpu::physics::ssd_switch;
 using mesogpu::physics::ssd_type;
 using mesogpu::physics::ssd_w;
@@ -280,8 +280,8 @@ TEST(SsdQuaternion, LammpsConventionAgainstRodrigues)
     const double q[4] = {std::cos(th / 2), std::sin(th / 2) * n[0], std::sin(th / 2) * n[1],
                          std::sin(th / 2) * n[2]};
     M3 r, a;
-    ssd_quat_to_rotation(q, r.a);
-    ssd_quat_to_body_frame(q, a.a);
+    quat_to_rotation(q, r.a);
+    quat_to_body_frame(q, a.a);
     const M3 ref = rodrigues(n, th);
     for (int i = 0; i < 9; ++i) {
       EXPECT_NEAR(r.a[i], ref.a[i], 1e-14) << k;
@@ -290,14 +290,14 @@ TEST(SsdQuaternion, LammpsConventionAgainstRodrigues)
     // -q is the same orientation
     const double mq[4] = {-q[0], -q[1], -q[2], -q[3]};
     M3 a2;
-    ssd_quat_to_body_frame(mq, a2.a);
+    quat_to_body_frame(mq, a2.a);
     for (int i = 0; i < 9; ++i) EXPECT_NEAR(a2.a[i], a.a[i], 1e-14);
   }
   // 90 degrees about lab z: body x lies along lab y, so A's first row is (0, 1, 0)
   const double h = std::sqrt(0.5);
   const double qz[4] = {h, 0, 0, h};
   M3 a;
-  ssd_quat_to_body_frame(qz, a.a);
+  quat_to_body_frame(qz, a.a);
   EXPECT_NEAR(a.a[0], 0.0, 1e-15);
   EXPECT_NEAR(a.a[1], 1.0, 1e-15);
   EXPECT_NEAR(a.a[8], 1.0, 1e-15);
@@ -808,8 +808,8 @@ TEST(SsdDimer, OpenMdAnnealedFrameIsOurMinimum)
   normalised(q0, n0);
   normalised(q1, n1);
   M3 a0, a1;
-  ssd_quat_to_body_frame(n0, a0.a);
-  ssd_quat_to_body_frame(n1, a1.a);
+  quat_to_body_frame(n0, a0.a);
+  quat_to_body_frame(n1, a1.a);
   const Params p =
       make_ssd_params<double>(SsdSet::ssde, SsdLj::cut, 9.0, SsdElectrostatics::cut, 9.0, 80.0);
   const V3 r = x1 - x0;
