@@ -2,16 +2,15 @@
  * it with g++). One Engine holds one system resident on the GPU: atom state, cell and
  * neighbour lists, topology, force-field parameters, and the per-step kernels.
  *
- * Scope now: one GPU, orthogonal fully periodic box, per-type or per-atom masses; pair
- * lj/cut, table/r2, gauss, harmonic/cut, dpd and soft/aniso (with torques); bonds
- * harmonic and fene, angles harmonic and cosine/squared, dihedrals harmonic and charmm;
- * velocity Verlet, Nose-Hoover, Langevin, Berendsen, momentum removal, the rotational
- * leapfrog of oriented particles, and the MD-SCF field; exclusions and special factors
- * from LAMMPS's special lists; neighbour rebuilds decided on the device exactly as LAMMPS
- * decides them (every / delay / check with half the skin). Device order is LAMMPS order
- * until the first sort along a space-filling curve (set_sort); data come back in LAMMPS
- * order. The implementation is in parts: core/ (device memory, atoms, energies),
- * neighbor/, forces/, integrate/, field/; their shared state is core/engine_impl.cuh.
+ * Scope now: one GPU, orthogonal fully periodic box, per-type or per-atom masses; the
+ * force styles as a list of terms (cuda/forces/: one file and one add function per
+ * style, any number of pair terms at once for pair_style hybrid); velocity Verlet, Nose-Hoover,
+ * Langevin, Berendsen, momentum removal, the rotational leapfrog of oriented particles, and the
+ * MD-SCF field; exclusions and special factors from LAMMPS's special lists; neighbour rebuilds
+ * decided on the device exactly as LAMMPS decides them (every / delay / check with half the skin).
+ * Device order is LAMMPS order until the first sort along a space-filling curve (set_sort); data
+ * come back in LAMMPS order. The implementation is in parts: core/ (device memory, atoms,
+ * energies), neighbor/, forces/, integrate/, field/; their shared state is core/engine_impl.cuh.
  * Sizes: at most 2^30 atoms (and MD-SCF grid nodes) per device; every product of counts
  * (neighbour-list entries, cell slots, per-atom lists) is indexed in 64 bits.
  * Errors: every CUDA failure and every violated limit throws std::runtime_error with
@@ -28,56 +27,8 @@
 #include <string>
 #include <vector>
 
-#include "physics/soft_aniso.h"
-
 namespace mesogpu {
 namespace cuda {
-
-  // per type pair parameters as the host styles hold them, (ntypes+1)^2 row-major,
-  // index [i * (ntypes+1) + j], 1-based types as in LAMMPS
-  struct HostLJ {
-    std::vector<double> lj1, lj2, lj3, lj4, offset, cutsq;
-  };
-  struct HostTableR2 {
-    std::vector<int> table_of_pair;       // (ntypes+1)^2, -1 if none
-    std::vector<int> n;                   // per table: intervals
-    std::vector<double> z_lo, dz;         // per table
-    std::vector<double> coeff;            // all tables, 4 n each, in table order
-    std::vector<double> offset, cutsq;    // per type pair
-    int inner = 0;                        // physics::InnerMode
-  };
-  struct HostGauss {
-    std::vector<double> a, b, offset, cutsq;
-  };
-  struct HostHarmonicCut {
-    std::vector<double> k, cut, cutsq;
-  };
-  struct HostDPD {
-    std::vector<double> a0, gamma, sigma, cut, cutsq;
-    double special_sqrt[4] = {1, 1, 1, 1};
-    unsigned seed = 0;
-  };
-  struct HostBondHarmonic {
-    std::vector<double> k, r0;    // per bond type, index 0 unused
-  };
-  struct HostBondFENE {
-    std::vector<double> k, r0, epsilon, sigma;
-  };
-
-  struct HostAngle {
-    int kind = 0;                     // physics::AngleKind
-    std::vector<double> k, theta0;    // per angle type (radians), index 0 unused
-  };
-  struct HostDihedral {
-    std::vector<double> k, cos_shift, sin_shift;
-    std::vector<int> multiplicity;    // per dihedral type, index 0 unused
-  };
-
-  // pair soft/aniso: the evaluator's parameters per type pair, (ntypes+1)^2 row-major
-  struct HostSoftAniso {
-    std::vector<physics::SoftAnisoParams<double>> params;
-    std::vector<double> cutsq;
-  };
 
   // fix mdscf/cuda: the MD-SCF field on the whole periodic grid (nx ny nz nodes); the
   // per-type component (-1: not in the field), chi per component pair (row-major), kT,
@@ -148,8 +99,6 @@ namespace cuda {
     void upload_angles(const int *nangle, const int *atoms3, const int *type, int maxangle);
     void upload_dihedrals(const int *ndihedral, const int *atoms4, const int *type,
                           int maxdihedral);
-    void set_angle(const HostAngle &p);
-    void set_dihedral(const HostDihedral &p);
 
     // --- neighbour list ------------------------------------------------------------
     // cutneighsq: (ntypes+1)^2 (cut + skin)^2 per type pair; cutneighmax = max cut + skin
@@ -171,18 +120,16 @@ namespace cuda {
     long long sorts_done() const;
 
     // --- force field ---------------------------------------------------------------
-    void set_pair_lj(const HostLJ &p);
-    void set_pair_table_r2(const HostTableR2 &p);
-    void set_pair_gauss(const HostGauss &p);
-    void set_pair_harmonic_cut(const HostHarmonicCut &p);
-    void set_pair_dpd(const HostDPD &p);
-    // no pair forces (pair_style zero, or none): no neighbour list is built either
-    void set_pair_none();
+    // A list of force terms, cleared by upload_atoms: each force style of the run adds
+    // its own (the add_* functions in cuda/forces/*.h, called from the styles'
+    // device_setup). Pair terms added while a filter is set act only on the type pairs it
+    // allows ((ntypes+1)^2 flags, [i * (ntypes+1) + j]; empty: all): pair_style hybrid
+    // gives each sub-style its pairs. Without pair terms no neighbour list is built.
+    void set_pair_filter(const std::vector<int> &allowed);
+    int force_terms() const;
     // the timestep and dt that step-dependent forces (DPD noise) use
     void set_step(long long step, double dt);
-    void set_bond_harmonic(const HostBondHarmonic &p);
-    void set_bond_fene(const HostBondFENE &p);
-    // f = pair + bond forces; with energy_virial, per-atom energies and virials too
+    // f = the sum of all terms (torques too); with energy_virial, per-atom energies and virials too
     void compute_forces(bool energy_virial);
     EnergyVirial reduce_energy_virial();
     // per-atom energies and virials of one force kind (as LAMMPS splits them: half of a
@@ -200,7 +147,6 @@ namespace cuda {
     void upload_orientation(const double *mu4, const double *omega);
     void download_orientation(double *mu4, double *omega, double *torque) const;
     bool has_orientation() const;
-    void set_pair_soft_aniso(const HostSoftAniso &p);
     // fix leapfrog/aniso: velocity Verlet for x, v; n drifts with omega (initial), omega is
     // kicked by the torque (final); inertia per type (ntypes + 1 values); dtr = dt ftm2v
     void set_inertia(const std::vector<double> &inertia);
@@ -264,7 +210,9 @@ namespace cuda {
     void check_errors();
     void synchronize();
 
+    // the engine's state, for the parts of cuda/ that add force terms (core/engine_impl.cuh)
     struct Impl;
+    Impl &internals() { return *impl; }
 
    private:
     void sort_atoms();

@@ -32,6 +32,7 @@
 #include "cuda/pair_dpd_cuda.h"
 #include "cuda/pair_gauss_cuda.h"
 #include "cuda/pair_harmonic_cut_cuda.h"
+#include "cuda/pair_hybrid_cuda.h"
 #include "cuda/pair_lj_cut_cuda.h"
 #include "cuda/pair_soft_aniso_cuda.h"
 #include "cuda/pair_table_r2_cuda.h"
@@ -121,6 +122,11 @@ const StyleEntry styles[] = {
     style1<PairSoftAnisoCuda>("pair", "soft/aniso/cuda",
                               "mesogpu: soft anisotropic particles resident on the GPU"),
     style1<PairZeroCuda>("pair", "zero/cuda", "mesogpu: no pair forces, resident runs"),
+    style1<PairHybridCuda>("pair", "hybrid/cuda",
+                           "mesogpu: pair_style hybrid over /cuda sub-styles, resident on the GPU"),
+    style1<PairHybridOverlayCuda>(
+        "pair", "hybrid/overlay/cuda",
+        "mesogpu: pair_style hybrid/overlay over /cuda sub-styles, resident on the GPU"),
     style1<BondHarmonicCuda>("bond", "harmonic/cuda", "mesogpu: bond harmonic resident on the GPU"),
     style1<BondFENECuda>("bond", "fene/cuda", "mesogpu: bond fene resident on the GPU"),
     style1<AngleHarmonicCuda>("angle", "harmonic/cuda",

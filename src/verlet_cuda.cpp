@@ -8,6 +8,7 @@
 #include "comm.h"
 #include "cuda/compute_temp_cuda.h"
 #include "cuda/device_styles.h"
+#include "cuda/pair_hybrid_cuda.h"
 #include "dihedral.h"
 #include "domain.h"
 #include "engine.h"
@@ -29,6 +30,7 @@
 
 #include <array>
 #include <cstring>
+#include <vector>
 
 using namespace LAMMPS_NS;
 using namespace FixConst;
@@ -171,9 +173,15 @@ void VerletCuda::check_thermo()
 
 void VerletCuda::find_host_lists()
 {
+  // the pair style's lists, and with pair_style hybrid its sub-styles' lists
+  std::vector<void *> pair_styles{force->pair};
+  for (Pair *sub : device_util::hybrid_sub_styles(force->pair)) pair_styles.push_back(sub);
   host_lists_needed = false;
-  for (int i = 0; i < neighbor->nlist; i++)
-    if (neighbor->lists[i]->requestor != static_cast<void *>(force->pair)) host_lists_needed = true;
+  for (int i = 0; i < neighbor->nlist; i++) {
+    bool own = false;
+    for (void *p : pair_styles) own |= neighbor->lists[i]->requestor == p;
+    if (!own) host_lists_needed = true;
+  }
 }
 
 void VerletCuda::init()

@@ -20,7 +20,9 @@ namespace cuda {
     constexpr int NEIGHMASK = 0x3FFFFFFF;
     constexpr int BLOCK = 128;
 
-    enum ErrorBits : int { ERR_BELOW_TABLE = 1, ERR_BAD_FENE = 2, ERR_ROTATION = 4 };
+    // what a kernel reports (ErrorRecord); ERR_BONDED: a bonded term outside its style's
+    // range, named by the term (ForceTerm::describe_error)
+    enum ErrorBits : int { ERR_BELOW_TABLE = 1, ERR_BONDED = 2, ERR_ROTATION = 4 };
 
     // atoms per device: the two special-neighbour bits sit on top of the atom index in the
     // neighbour list (as in LAMMPS), so indices must stay below 2^30

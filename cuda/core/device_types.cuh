@@ -41,17 +41,30 @@ namespace cuda {
       real w[4];    // special_lj[0..3], w[0] = 1
     };
 
+    // per-atom energy and virial of one group: the group's first term of a step stores,
+    // later terms (pair_style hybrid's sub-styles) add
     struct PerAtomEV {
       acc *e, *v0, *v1, *v2, *v3, *v4, *v5;
+      bool add;
       __device__ void store(int i, acc energy, const acc v[6]) const
       {
-        e[i] = energy;
-        v0[i] = v[0];
-        v1[i] = v[1];
-        v2[i] = v[2];
-        v3[i] = v[3];
-        v4[i] = v[4];
-        v5[i] = v[5];
+        if (add) {
+          e[i] += energy;
+          v0[i] += v[0];
+          v1[i] += v[1];
+          v2[i] += v[2];
+          v3[i] += v[3];
+          v4[i] += v[4];
+          v5[i] += v[5];
+        } else {
+          e[i] = energy;
+          v0[i] = v[0];
+          v1[i] = v[1];
+          v2[i] = v[2];
+          v3[i] = v[3];
+          v4[i] = v[4];
+          v5[i] = v[5];
+        }
       }
     };
 
@@ -84,9 +97,10 @@ namespace cuda {
         AllocLabel label("the per-atom energy and virial arrays");
         for (auto &x : a) x.resize(n);
       }
-      PerAtomEV view()
+      PerAtomEV view(bool add = false)
       {
-        return {a[0].get(), a[1].get(), a[2].get(), a[3].get(), a[4].get(), a[5].get(), a[6].get()};
+        return {a[0].get(), a[1].get(), a[2].get(), a[3].get(),
+                a[4].get(), a[5].get(), a[6].get(), add};
       }
     };
 

@@ -128,7 +128,7 @@ namespace cuda {
       p[i].type = type[i];
     }
     s.pos.upload(p);
-    for (auto *st : {&s.ev_pair, &s.ev_bond, &s.ev_angle, &s.ev_dihedral}) st->valid = false;
+    for (auto &st : s.ev) st.valid = false;
     s.maxangle = s.maxdihedral = 0;
     s.nangle.resize(n);
     s.nangle.zero();
@@ -148,7 +148,8 @@ namespace cuda {
     s.exclusion = ExclusionD{};    // until set_exclusions
     s.ex_type.resize(0);
     s.molecule.resize(0);
-    s.pair_kind = Impl::PairKind::none;    // until the pair style sets its kind
+    s.forces.clear();    // until the run's force styles add theirs
+    s.pair_filter.clear();
     s.rmass.resize(0);
     s.order_host.resize(n);
     for (int i = 0; i < n; ++i) s.order_host[i] = i;
@@ -184,7 +185,7 @@ namespace cuda {
 
   long long Engine::neighbor_entries() const
   {
-    return impl->pair_kind == Impl::PairKind::none ? 0 : (long long) impl->nbr.size();
+    return impl->has_pair_terms() ? (long long) impl->nbr.size() : 0;
   }
 
   void Engine::download_atoms(double *x, double *v, double *f, int *image) const
@@ -230,40 +231,58 @@ namespace cuda {
     impl->dt = dt;
   }
 
+  void Engine::set_pair_filter(const std::vector<int> &allowed)
+  {
+    Impl &s = *impl;
+    if (!allowed.empty() && allowed.size() != (size_t) s.ntp1() * s.ntp1())
+      throw std::logic_error("mesogpu: set_pair_filter needs (ntypes+1)^2 flags");
+    s.pair_filter.assign(allowed.begin(), allowed.end());
+  }
+
+  int Engine::force_terms() const
+  {
+    return static_cast<int>(impl->forces.size());
+  }
+
   void Engine::compute_forces(bool ev)
   {
     Impl &s = *impl;
     if (!s.built) build_neighbor_list();
-    Impl::ForceLaunch c;
+    ForceStep c;
     c.ev = ev;    // the EV variants only on steps whose energy or virial someone reads
     c.box = s.box();
     c.special_lj.w[0] = real(1);
     for (int k = 1; k < 4; ++k) c.special_lj.w[k] = static_cast<real>(s.special_lj[k]);
     c.nb = blocks(s.n);
-    const bool bonds = s.maxbond > 0 && s.bond_kind != Impl::BondKind::none;
-    const bool angles = s.maxangle > 0 && s.angle_kind >= 0;
-    const bool dihedrals = s.maxdihedral > 0 && s.have_dihedral;
-    // per-atom energy/virial arrays only for the kinds that compute (a kind without terms
-    // reads as zero in the reductions and downloads)
-    const bool has_kind[4] = {s.pair_kind != Impl::PairKind::none, bonds, angles, dihedrals};
-    PerAtomEVStore *stores[4] = {&s.ev_pair, &s.ev_bond, &s.ev_angle, &s.ev_dihedral};
-    for (int k = 0; k < 4; ++k) {
-      if (ev && has_kind[k]) stores[k]->resize(s.n);
-      stores[k]->valid = ev && has_kind[k];
+    // per-atom energy/virial arrays only for the groups that compute (a group without
+    // terms reads as zero in the reductions and downloads)
+    bool has_group[NUM_FORCE_GROUPS] = {false, false, false, false};
+    for (const auto &t : s.forces)
+      if (t->active(s)) has_group[static_cast<int>(t->group)] = true;
+    for (int k = 0; k < NUM_FORCE_GROUPS; ++k) {
+      if (ev && has_group[k]) s.ev[k].resize(s.n);
+      s.ev[k].valid = ev && has_group[k];
     }
-    c.ev_pair = s.ev_pair.view();
-    c.ev_bond = s.ev_bond.view();
-    c.ev_angle = s.ev_angle.view();
-    c.ev_dihedral = s.ev_dihedral.view();
-
-    // the pair kernels write the forces; everything after adds to them
-    if (s.pair_kind == Impl::PairKind::soft_aniso)
-      s.launch_soft_aniso(c);
-    else
-      s.launch_pair_forces(c);
-    if (s.have_orient && s.pair_kind != Impl::PairKind::soft_aniso)
-      for (int d = 0; d < 3; ++d) s.torque[d].zero();    // no style makes torques
-    s.launch_bonded_forces(c, bonds, angles, dihedrals);
+    // the first term stores the forces (and the first oriented one the torques, the
+    // first of each group its energies), every later one adds
+    bool wrote_f = false, wrote_torque = false;
+    bool wrote_group[NUM_FORCE_GROUPS] = {false, false, false, false};
+    for (const auto &t : s.forces) {
+      if (!t->active(s)) continue;
+      const int g = static_cast<int>(t->group);
+      c.force = Vec3Out{s.f[0].get(), s.f[1].get(), s.f[2].get(), wrote_f};
+      if (t->makes_torque())
+        c.torque = Vec3Out{s.torque[0].get(), s.torque[1].get(), s.torque[2].get(), wrote_torque};
+      c.ev_out = s.ev[g].view(wrote_group[g]);
+      t->launch(s, c);
+      wrote_f = true;
+      wrote_torque |= t->makes_torque();
+      wrote_group[g] = true;
+    }
+    if (!wrote_f)
+      for (int d = 0; d < 3; ++d) s.f[d].zero();
+    if (s.have_orient && !wrote_torque)
+      for (int d = 0; d < 3; ++d) s.torque[d].zero();    // no term makes torques
     s.ev_valid = ev;
     s.steps_since_sort++;
   }
@@ -276,10 +295,9 @@ namespace cuda {
           "mesogpu: energy/virial requested on a step that did not compute them");
     s.ev_sum.zero();
     const int nb = std::min(blocks(s.n), 1024);
-    PerAtomEVStore *stores[4] = {&s.ev_pair, &s.ev_bond, &s.ev_angle, &s.ev_dihedral};
-    for (int k = 0; k < 4; ++k)    // a kind without terms sums to zero
-      if (stores[k]->valid && s.n > 0)
-        reduce_ev_kernel<<<nb, BLOCK>>>(s.n, stores[k]->view(), s.ev_sum.get() + 7 * k);
+    for (int k = 0; k < NUM_FORCE_GROUPS; ++k)    // a group without terms sums to zero
+      if (s.ev[k].valid && s.n > 0)
+        reduce_ev_kernel<<<nb, BLOCK>>>(s.n, s.ev[k].view(), s.ev_sum.get() + 7 * k);
     MESOGPU_CUDA_LAUNCH_CHECK();
     double h[28];
     s.ev_sum.download(h, 28);
@@ -303,8 +321,7 @@ namespace cuda {
     if (!s.ev_valid)
       throw std::runtime_error(
           "mesogpu: per-atom energy/virial requested on a step that did not compute them");
-    const PerAtomEVStore *stores[4] = {&s.ev_pair, &s.ev_bond, &s.ev_angle, &s.ev_dihedral};
-    const PerAtomEVStore &st = *stores[static_cast<int>(kind)];
+    const PerAtomEVStore &st = s.ev[static_cast<int>(kind)];
     MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
     std::vector<acc> buf(s.n);
     const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]
@@ -339,9 +356,12 @@ namespace cuda {
       m << "fix leapfrog/aniso: the atom at device index " << e.i
         << " turns by more than 1 radian per step (dt*|omega| = " << std::sqrt(e.rsq)
         << " >= 1): reduce the timestep, or use 'limit normalize'";
-    else if (e.bits & ERR_BAD_FENE)
-      m << "bad FENE bond between atoms at device index " << e.i << " and " << e.j << ": length "
-        << std::sqrt(e.rsq) << " is at least twice R0";
+    else if (e.bits & ERR_BONDED) {
+      std::string text;
+      for (const auto &t : s.forces)
+        if (text.empty()) text = t->describe_error(e);
+      m << (text.empty() ? "a bonded term is outside its style's range" : text);
+    }
     throw std::runtime_error(m.str());
   }
 

@@ -9,18 +9,10 @@
 #include "core/per_atom.cuh"
 #include "engine.h"
 #include "field/field_types.cuh"
+#include "forces/force_term.cuh"
 #include "mesogpu_cuda.h"
 
-#include "physics/angle.h"
-#include "physics/bond_fene.h"
-#include "physics/bond_harmonic.h"
-#include "physics/dihedral.h"
-#include "physics/pair_dpd.h"
-#include "physics/pair_gauss.h"
-#include "physics/pair_harmonic_cut.h"
-#include "physics/pair_lj_cut.h"
-#include "physics/soft_aniso.h"
-#include "physics/table_r2.h"
+#include <memory>
 
 namespace mesogpu {
 namespace cuda {
@@ -50,10 +42,6 @@ namespace cuda {
     DeviceArray<int> nangle, ndihedral, dihedral_type;
     DeviceArray<int4> angle_atoms, dihedral_atoms;
     int maxangle = 0, maxdihedral = 0;
-    int angle_kind = -1;
-    bool have_dihedral = false;
-    DeviceArray<physics::AngleParams<real>> angle_params;
-    DeviceArray<physics::DihedralParams<real>> dihedral_params;
 
     // neighbour list
     double cutneighmax = 0, skin = 0;
@@ -69,37 +57,38 @@ namespace cuda {
     DeviceArray<int> status;       // [0] max cell occupancy, [1] max neighbours, [2] rebuild flag
     int *status_host = nullptr;    // pinned
 
-    // force field
-    enum class PairKind {
-      none,
-      lj,
-      table,
-      gauss,
-      harmonic_cut,
-      dpd,
-      soft_aniso
-    } pair_kind = PairKind::none;
-    enum class BondKind { none, harmonic, fene } bond_kind = BondKind::none;
-    DeviceArray<physics::LJCutParams<real>> lj;
-    DeviceArray<physics::GaussParams<real>> gauss;
-    DeviceArray<physics::DPDParams<real>> dpd;
-    double dpd_special_sqrt[4] = {1, 1, 1, 1};
-    unsigned dpd_seed = 0;
+    // force field: the terms of the run's force styles, in group order (pair first)
+    std::vector<std::unique_ptr<ForceTerm>> forces;
+    std::vector<char> pair_filter;    // (ntypes+1)^2: pairs a new pair term acts on; empty: all
     long long step = 0;
     double dt = 0.0;
-    DeviceArray<physics::HarmonicCutParams<real>> harmonic_cut;
-    DeviceArray<physics::SoftAnisoParams<real>> soft_aniso;
+    void add_force(std::unique_ptr<ForceTerm> term)
+    {
+      auto at = forces.begin();
+      while (at != forces.end() && (*at)->group <= term->group) ++at;
+      forces.insert(at, std::move(term));
+    }
+    bool has_pair_terms() const
+    {
+      for (const auto &t : forces)
+        if (t->group == ForceGroup::pair) return true;
+      return false;
+    }
+    // a pair term's cutoffs on the device: 0 (never within) outside the pair filter
+    std::vector<real> pair_cutsq_for_term(const std::vector<double> &cutsq) const
+    {
+      std::vector<real> c(cutsq.size());
+      for (size_t k = 0; k < c.size(); ++k)
+        c[k] = pair_filter.empty() || pair_filter[k] ? static_cast<real>(cutsq[k]) : real(0);
+      return c;
+    }
     // oriented particles: unit n, |mu| (0: none), omega, torque, packed n for the pair kernel
     DeviceArray<acc> orient[3], mu_len, omega[3], torque[3], inertia;
     DeviceArray<real4> orient_packed;
     bool have_orient = false;
     DeviceArray<int> rotation_limited;    // drifts past dt |w| = 1 (normalised) since the last take
     DeviceArray<double> gfactor1, gfactor2, mv_sum;
-    DeviceArray<physics::TableR2View<real>> table_view;
-    DeviceArray<real> table_coeff, pair_offset, pair_cutsq;
-    DeviceArray<physics::BondHarmonicParams<real>> bond_harmonic;
-    DeviceArray<physics::BondFENEParams<real>> bond_fene;
-    PerAtomEVStore ev_pair, ev_bond, ev_angle, ev_dihedral;
+    PerAtomEVStore ev[NUM_FORCE_GROUPS];    // per-atom energy/virial per ForceGroup
     bool ev_valid = false;
     DeviceArray<double> ev_sum;
     DeviceArray<ErrorRecord> err;
@@ -156,37 +145,6 @@ namespace cuda {
       return b;
     }
     int ntp1() const { return ntypes + 1; }
-
-    // per type pair parameters (make(k) for pair k of (ntypes+1)^2) and cutoffs to the device
-    template <typename P, typename Make>
-    void upload_pair(DeviceArray<P> &dst, const std::vector<double> &cutsq, PairKind kind,
-                     Make make)
-    {
-      const int np = ntp1() * ntp1();
-      std::vector<P> h(np);
-      std::vector<real> c(np);
-      for (int k = 0; k < np; ++k) {
-        h[k] = make(k);
-        c[k] = static_cast<real>(cutsq[k]);
-      }
-      dst.upload(h);
-      pair_cutsq.upload(c);
-      pair_kind = kind;
-    }
-
-    // the force launches of compute_forces, each in the part of the engine that owns its
-    // kernels: one step's launch settings
-    struct ForceLaunch {
-      bool ev = false;    // the energy/virial variant (someone reads them this step)
-      BoxD box{};
-      Special4 special_lj{};
-      int nb = 0;    // blocks over the atoms
-      PerAtomEV ev_pair{}, ev_bond{}, ev_angle{}, ev_dihedral{};
-    };
-    void launch_pair_forces(const ForceLaunch &c);    // forces/pair_forces.cu
-    void launch_soft_aniso(const ForceLaunch &c);     // forces/soft_aniso.cu
-    // forces/bonded.cu
-    void launch_bonded_forces(const ForceLaunch &c, bool bonds, bool angles, bool dihedrals);
   };
 
 }    // namespace cuda

@@ -284,7 +284,7 @@ namespace cuda {
     sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_atoms.get(),
                                                  s.cell_cap);
     MESOGPU_CUDA_LAUNCH_CHECK();
-    if (s.pair_kind != Impl::PairKind::none) {
+    if (s.has_pair_terms()) {
       const long long nslots = (long long) ncells * s.cell_cap;
       s.cell_pos.resize(nslots);
       fill_cell_pos_kernel<<<blocks64(nslots), BLOCK>>>(nslots, s.cell_cap, s.cell_count.get(),
@@ -296,7 +296,7 @@ namespace cuda {
         make_int4(s.special_flag[0], s.special_flag[1], s.special_flag[2], s.special_flag[3]);
     // without pair forces nothing reads the list: binning (wrap, sort) is all a build does
     AllocLabel nlabel("the neighbour list");
-    while (s.pair_kind != Impl::PairKind::none) {
+    while (s.has_pair_terms()) {
       // nbr_cap entries per atom, column-major: 64-bit size (past 2^31 at ~30 M LJ atoms)
       s.nbr.resize((size_t) s.nbr_cap * s.n);
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 1, 0, sizeof(int)));

@@ -4,6 +4,7 @@
 
 #include "atom.h"
 #include "engine.h"
+#include "forces/bonded_builtin.h"
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
@@ -17,5 +18,5 @@ void BondFENECuda::device_setup(Engine &engine)
     p.epsilon.push_back(t ? epsilon[t] : 0.0);
     p.sigma.push_back(t ? sigma[t] : 0.0);
   }
-  engine.set_bond_fene(p);
+  mesogpu::cuda::add_bond_fene(engine, p);
 }

@@ -4,6 +4,7 @@
 
 #include "atom.h"
 #include "engine.h"
+#include "forces/bonded_builtin.h"
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
@@ -15,5 +16,5 @@ void BondHarmonicCuda::device_setup(Engine &engine)
     p.k.push_back(t ? k[t] : 0.0);
     p.r0.push_back(t ? r0[t] : 0.0);
   }
-  engine.set_bond_harmonic(p);
+  mesogpu::cuda::add_bond_harmonic(engine, p);
 }

@@ -8,6 +8,7 @@
 #include "comm.h"
 #include "compute.h"
 #include "engine.h"
+#include "forces/bonded_builtin.h"
 #include "error.h"
 #include "fix.h"
 #include "update.h"
@@ -89,7 +90,7 @@ void device_util::set_angle(Engine &engine, mesogpu::physics::AngleKind kind, in
     p.k.push_back(t ? k[t] : 0.0);
     p.theta0.push_back(t ? theta0[t] : 0.0);
   }
-  engine.set_angle(p);
+  mesogpu::cuda::add_angle(engine, p);
 }
 
 void device_util::set_dihedral(Engine &engine, int ntypes, const double *k, const double *cos_shift,
@@ -102,5 +103,5 @@ void device_util::set_dihedral(Engine &engine, int ntypes, const double *k, cons
     p.sin_shift.push_back(t ? sin_shift[t] : 0.0);
     p.multiplicity.push_back(t ? multiplicity[t] : 0);
   }
-  engine.set_dihedral(p);
+  mesogpu::cuda::add_dihedral(engine, p);
 }

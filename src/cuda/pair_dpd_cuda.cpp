@@ -4,6 +4,7 @@
 
 #include "atom.h"
 #include "engine.h"
+#include "forces/pair_isotropic.h"
 #include "force.h"
 
 #include <cmath>
@@ -28,5 +29,5 @@ void PairDPDCuda::device_setup(Engine &engine)
   // PairDPD fills special_sqrt in compute(), which a resident run never calls
   for (int k = 0; k < 4; k++) p.special_sqrt[k] = sqrt(force->special_lj[k]);
   p.seed = static_cast<unsigned>(seed);
-  engine.set_pair_dpd(p);
+  mesogpu::cuda::add_pair_dpd(engine, p);
 }

@@ -4,6 +4,7 @@
 
 #include "atom.h"
 #include "engine.h"
+#include "forces/pair_isotropic.h"
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
@@ -21,5 +22,5 @@ void PairGaussCuda::device_setup(Engine &engine)
       p.offset[k] = offset[i][j];
       p.cutsq[k] = cutsq[i][j];
     }
-  engine.set_pair_gauss(p);
+  mesogpu::cuda::add_pair_gauss(engine, p);
 }

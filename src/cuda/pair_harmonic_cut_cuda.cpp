@@ -4,6 +4,7 @@
 
 #include "atom.h"
 #include "engine.h"
+#include "forces/pair_isotropic.h"
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
@@ -20,5 +21,5 @@ void PairHarmonicCutCuda::device_setup(Engine &engine)
       p.cut[kk] = cut[i][j];
       p.cutsq[kk] = cutsq[i][j];
     }
-  engine.set_pair_harmonic_cut(p);
+  mesogpu::cuda::add_pair_harmonic_cut(engine, p);
 }

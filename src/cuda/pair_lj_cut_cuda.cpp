@@ -4,6 +4,7 @@
 
 #include "atom.h"
 #include "engine.h"
+#include "forces/pair_isotropic.h"
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
@@ -29,5 +30,5 @@ void PairLJCutCuda::device_setup(Engine &engine)
       p.offset[k] = offset_flag ? offset[i][j] : 0.0;
       p.cutsq[k] = cutsq[i][j];
     }
-  engine.set_pair_lj(p);
+  mesogpu::cuda::add_pair_lj_cut(engine, p);
 }

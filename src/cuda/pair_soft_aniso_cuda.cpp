@@ -4,6 +4,7 @@
 
 #include "atom.h"
 #include "engine.h"
+#include "forces/pair_soft_aniso.h"
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
@@ -26,5 +27,5 @@ void PairSoftAnisoCuda::device_setup(Engine &engine)
       p.params[i * np1 + j] = pair_params(i, j);
       p.cutsq[i * np1 + j] = cutsq[i][j];
     }
-  engine.set_pair_soft_aniso(p);
+  mesogpu::cuda::add_pair_soft_aniso(engine, p);
 }

@@ -4,6 +4,7 @@
 
 #include "atom.h"
 #include "engine.h"
+#include "forces/pair_isotropic.h"
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
@@ -35,5 +36,5 @@ void PairTableR2Cuda::device_setup(Engine &engine)
       p.cutsq[k] = cutsq[i][j];
     }
   p.inner = static_cast<int>(inner);
-  engine.set_pair_table_r2(p);
+  mesogpu::cuda::add_pair_table_r2(engine, p);
 }

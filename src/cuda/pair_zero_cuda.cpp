@@ -2,8 +2,6 @@
 
 #include "pair_zero_cuda.h"
 
-#include "engine.h"
-
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
 
@@ -13,9 +11,9 @@ void PairZeroCuda::init_style()
   device_util::warn_if_host(lmp, "Pair", "zero/cuda");
 }
 
-void PairZeroCuda::device_setup(Engine &engine)
+void PairZeroCuda::device_setup(Engine &)
 {
-  engine.set_pair_none();
+  // no force term: the engine builds no neighbour list either
 }
 
 void PairZeroCuda::device_per_atom(Engine &, int eflag, int vflag)

@@ -1,0 +1,102 @@
+/* mesogpu: orientations of oriented particles (unit n, |mu|, omega, torque) on the
+ * device: upload, download, and the packed copy the oriented pair kernels read. */
+
+#include "core/engine_impl.cuh"
+#include "physics/rotation_leapfrog.h"
+
+namespace mesogpu {
+namespace cuda {
+
+  namespace {
+
+    // the packed orientation the pair kernel reads (w = 1 for oriented atoms, else 0)
+    __global__ void pack_orient_kernel(int n, const acc *n0, const acc *n1, const acc *n2,
+                                       const acc *mu_len, real4 *out)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      out[i] = make_real4(n0[i], n1[i], n2[i], mu_len[i] > 0 ? 1 : 0);
+    }
+
+  }    // namespace
+
+  void Engine::upload_orientation(const double *mu4, const double *omega)
+  {
+    Impl &s = *impl;
+    s.per_atom.add("orientation", [&s](const Permutation &q) {
+      if (!s.have_orient) return;
+      for (int d = 0; d < 3; ++d) {
+        permute_rows(s.orient[d], 1, q);
+        permute_rows(s.omega[d], 1, q);
+        permute_rows(s.torque[d], 1, q);
+      }
+      permute_rows(s.mu_len, 1, q);
+      permute_rows(s.orient_packed, 1, q);
+    });
+    const int n = s.n;
+    std::vector<acc> len(n), buf[3], w[3];
+    for (int d = 0; d < 3; ++d) {
+      buf[d].resize(n);
+      w[d].resize(n);
+    }
+    for (size_t i = 0; i < (size_t) n; ++i) {
+      const double *m = mu4 + 4 * i;
+      // the CPU styles' normalisation: no overflow of |mu|^2 for |mu| ~ 1e200
+      double dir[3];
+      const double norm = mesogpu::physics::rotation::unit_vector(m, dir);
+      const bool oriented = m[3] > 0.0 && norm > 0.0;
+      len[i] = oriented ? m[3] : 0.0;
+      for (int d = 0; d < 3; ++d) {
+        buf[d][i] = oriented ? dir[d] : 0.0;
+        w[d][i] = omega[3 * i + d];
+      }
+    }
+    for (int d = 0; d < 3; ++d) {
+      s.orient[d].upload(buf[d]);
+      s.omega[d].upload(w[d]);
+      s.torque[d].resize(n);
+      s.torque[d].zero();
+    }
+    s.mu_len.upload(len);
+    s.orient_packed.resize(n);
+    pack_orient_kernel<<<blocks(n), BLOCK>>>(n, s.orient[0].get(), s.orient[1].get(),
+                                             s.orient[2].get(), s.mu_len.get(),
+                                             s.orient_packed.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.have_orient = true;
+  }
+
+  bool Engine::has_orientation() const
+  {
+    return impl->have_orient;
+  }
+
+  void Engine::download_orientation(double *mu4, double *omega, double *torque) const
+  {
+    const Impl &s = *impl;
+    if (!s.have_orient) return;
+    MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+    const int n = s.n;
+    const int *o = s.order_host.data();
+    std::vector<acc> len(n), buf(n);
+    s.mu_len.download(len.data(), n);
+    for (int d = 0; d < 3; ++d) {
+      if (mu4) {
+        s.orient[d].download(buf.data(), n);
+        // atoms without orientation keep their (zero-length) mu
+        for (int i = 0; i < n; ++i)
+          if (len[i] > 0) mu4[4 * (size_t) o[i] + d] = len[i] * buf[i];
+      }
+      if (omega) {
+        s.omega[d].download(buf.data(), n);
+        for (int i = 0; i < n; ++i) omega[3 * (size_t) o[i] + d] = buf[i];
+      }
+      if (torque) {
+        s.torque[d].download(buf.data(), n);
+        for (int i = 0; i < n; ++i) torque[3 * (size_t) o[i] + d] = buf[i];
+      }
+    }
+  }
+
+}    // namespace cuda
+}    // namespace mesogpu

@@ -1,0 +1,92 @@
+/* mesogpu: pair dpd on the device (pair_isotropic.h): conservative, dissipative and
+ * random forces; the random number of a pair follows its atoms' tags and the step. */
+
+#include "forces/pair_isotropic.h"
+#include "forces/pair_kernel.cuh"
+#include "physics/pair_dpd.h"
+
+#include <cmath>
+
+namespace mesogpu {
+namespace cuda {
+
+  namespace {
+    // DPD reads both atoms' velocities and draws a random number per pair and step (the
+    // pair's two threads draw the same number from the tags, so the random forces cancel)
+    struct PairDPDDev {
+      static constexpr bool site_evaluator = true;
+      const physics::DPDParams<real> *p;
+      const real *cutsq;
+      const acc *v0, *v1, *v2;
+      const int *tag;
+      detail::Special4 special_sqrt;
+      uint32_t seed, step;
+      real dtinvsqrt;
+      struct AtomI {
+        real vx, vy, vz;
+        uint32_t tag;
+      };
+      __device__ AtomI load_i(int i) const
+      {
+        return {real(v0[i]), real(v1[i]), real(v2[i]), static_cast<uint32_t>(tag[i])};
+      }
+      __device__ bool eval_site(const AtomI &ai, int j, int ij, int which, real dx, real dy,
+                                real dz, real rsq, const detail::Special4 &special_lj, real &fpair,
+                                real &e) const
+      {
+        const real dot =
+            dx * (ai.vx - real(v0[j])) + dy * (ai.vy - real(v1[j])) + dz * (ai.vz - real(v2[j]));
+        const real xi = static_cast<real>(
+            physics::dpd_gaussian(seed, ai.tag, static_cast<uint32_t>(tag[j]), step));
+        return physics::dpd_pair<real>(rsq, dot, xi, dtinvsqrt, special_lj.w[which],
+                                       special_sqrt.w[which], p[ij], fpair, e);
+      }
+    };
+
+    class PairDPDTerm : public detail::ForceTerm {
+     public:
+      PairDPDTerm(Engine::Impl &s, const HostDPD &h) :
+          ForceTerm(detail::ForceGroup::pair), seed(h.seed)
+      {
+        detail::AllocLabel label("the pair coefficients");
+        using P = physics::DPDParams<real>;
+        params.upload(detail::per_type_pair<P>(s.ntp1(), [&](size_t k) {
+          return P{static_cast<real>(h.a0[k]), static_cast<real>(h.gamma[k]),
+                   static_cast<real>(h.sigma[k]), static_cast<real>(h.cut[k])};
+        }));
+        cutsq.upload(s.pair_cutsq_for_term(h.cutsq));
+        for (int k = 0; k < 4; ++k) special_sqrt.w[k] = static_cast<real>(h.special_sqrt[k]);
+      }
+      void launch(Engine::Impl &s, const detail::ForceStep &c) override
+      {
+        PairDPDDev dpd{};
+        dpd.p = params.get();
+        dpd.cutsq = cutsq.get();
+        dpd.v0 = s.v[0].get();
+        dpd.v1 = s.v[1].get();
+        dpd.v2 = s.v[2].get();
+        dpd.tag = s.tag.get();
+        dpd.special_sqrt = special_sqrt;
+        dpd.seed = seed;
+        dpd.step = static_cast<uint32_t>(s.step);
+        // a step of length 0 (used to evaluate forces in place) carries no noise
+        dpd.dtinvsqrt = s.dt > 0.0 ? static_cast<real>(1.0 / std::sqrt(s.dt)) : real(0);
+        detail::launch_pair_kernel(s, c, dpd);
+      }
+
+     private:
+      DeviceArray<physics::DPDParams<real>> params;
+      DeviceArray<real> cutsq;
+      detail::Special4 special_sqrt{};
+      unsigned seed;
+    };
+  }    // namespace
+
+  void add_pair_dpd(Engine &engine, const HostDPD &p)
+  {
+    Engine::Impl &s = engine.internals();
+    s.add_force(std::make_unique<PairDPDTerm>(s, p));
+  }
+
+}    // namespace cuda
+}    // namespace mesogpu
