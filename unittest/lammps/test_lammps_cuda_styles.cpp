@@ -39,8 +39,8 @@ TEST(CudaStyles, Registered)
 {
   Lmp l;
   LAMMPS_NS::Info info(l.lmp);
-  for (const char *p :
-       {"lj/cut/cuda", "table/r2/cuda", "gauss/cuda", "harmonic/cut/cuda", "zero/cuda"})
+  for (const char *p : {"lj/cut/cuda", "table/r2/cuda", "gauss/cuda", "harmonic/cut/cuda",
+                        "zero/cuda", "hybrid/cuda", "hybrid/overlay/cuda"})
     EXPECT_TRUE(info.has_style("pair", p)) << p;
   EXPECT_TRUE(info.has_style("bond", "harmonic/cuda"));
   EXPECT_TRUE(info.has_style("bond", "fene/cuda"));
@@ -69,6 +69,26 @@ TEST(CudaStyles, HostFallbackEqualsParent)
   a.cmd("run 10 post no");
   b.cmd("run 10 post no");    // run_style verlet: the CPU code of lj/cut computes
   EXPECT_EQ(lammps_get_thermo(a.lmp, "pe"), lammps_get_thermo(b.lmp, "pe"));
+}
+
+// pair_style hybrid/overlay/cuda outside verlet/cuda is LAMMPS's hybrid/overlay, and -sf
+// cuda picks it with /cuda sub-styles (keywords stay unsuffixed in pair_coeff)
+TEST(CudaStyles, HybridHostFallbackEqualsParent)
+{
+  Lmp a, b, c(true);
+  for (Lmp *l : {&a, &b, &c}) l->lj();
+  a.cmds({"pair_style hybrid/overlay lj/cut 2.5 gauss 2.0", "pair_coeff * * lj/cut 1.0 1.0",
+          "pair_coeff * * gauss -0.5 1.0"});
+  b.cmds({"pair_style hybrid/overlay/cuda lj/cut 2.5 gauss 2.0", "pair_coeff * * lj/cut 1.0 1.0",
+          "pair_coeff * * gauss -0.5 1.0"});
+  c.cmds({"suffix off", "run_style verlet", "suffix on",
+          "pair_style hybrid/overlay lj/cut 2.5 gauss 2.0", "pair_coeff * * lj/cut 1.0 1.0",
+          "pair_coeff * * gauss -0.5 1.0"});
+  EXPECT_EQ(std::string(c.lmp->force->pair_style), "hybrid/overlay/cuda");
+  for (Lmp *l : {&a, &b, &c}) l->cmd("run 10 post no");
+  EXPECT_NE(lammps_get_thermo(a.lmp, "pe"), 0.0);
+  EXPECT_EQ(lammps_get_thermo(a.lmp, "pe"), lammps_get_thermo(b.lmp, "pe"));
+  EXPECT_EQ(lammps_get_thermo(a.lmp, "pe"), lammps_get_thermo(c.lmp, "pe"));
 }
 
 // fix mdscf/cuda and pair zero/cuda outside verlet/cuda run the CPU code: the same
