@@ -21,27 +21,37 @@ export MESOGPU_TEST_INPUTS="$ROOT/unittest/force-styles/inputs"
 export OMP_NUM_THREADS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export BENCH_DATA_CHAIN="$B/cache/lammps-20260704/bench/data.chain"
-# at most 8 files come back: a summary, the test logs, and the bench logs as one tarball
+# at most 8 files come back: a summary, the test logs and the bench logs as tarballs
 exec > >(tee -a "$OUT/summary.txt") 2>&1
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv
 rc=0
 if [ "$WHAT" = tests ] || [ "$WHAT" = all ]; then
-  "$B/mixed/unittest/test_gpu_table_r2" 2>&1 | tee "$OUT/test_gpu_table_r2.log" | grep -E "^\[gpu\]|PASSED|FAILED|Failure"
+  LOGS=/tmp/mesogpu-test-logs
+  mkdir -p "$LOGS"
+  "$B/mixed/unittest/test_gpu_table_r2" 2>&1 | tee "$LOGS/test_gpu_table_r2.log" | grep -E "^\[gpu\]|PASSED|FAILED|Failure"
   rc=$((rc | PIPESTATUS[0]))
+  # every GPU test but the table/r2 kernel test (run once above), in each precision built;
+  # GPU_TESTS (space-separated names) narrows them
   for prec in mixed double single; do
-    [ -x "$B/$prec/unittest/test_gpu_resident" ] || continue
-    LAMMPS_PLUGIN_PATH="$B/$prec/plugin" "$B/$prec/unittest/test_gpu_resident" ${GTEST_FILTER:+--gtest_filter=$GTEST_FILTER} 2>&1 |
-      tee "$OUT/test_gpu_resident_$prec.log" | grep -E "^\[gpu\]|PASSED|FAILED|Failure|Expected|Which|actual"
-    rc=$((rc | PIPESTATUS[0]))
+    for t in ${GPU_TESTS:-$(cd "$ROOT/unittest/gpu" && ls test_gpu_*.cpp | sed 's/\.cpp$//' | grep -v '^test_gpu_table_r2$')}; do
+      [ -x "$B/$prec/unittest/$t" ] || continue
+      LAMMPS_PLUGIN_PATH="$B/$prec/plugin" "$B/$prec/unittest/$t" ${GTEST_FILTER:+--gtest_filter=$GTEST_FILTER} 2>&1 |
+        tee "$LOGS/${t}_$prec.log" | grep -E "^\[gpu\]|PASSED|FAILED|Failure|Expected|Which|actual"
+      rc=$((rc | PIPESTATUS[0]))
+    done
   done
   if [ -z "${SKIP_SANITIZER:-}" ]; then
     compute-sanitizer --tool memcheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_resident" \
       --gtest_filter='GpuResident.Forces*:GpuResident.OutputEvery*:-GpuResident.ForcesPast32Bit*' >/tmp/memcheck.log 2>&1
     echo "memcheck exit $? : $(grep -m1 'ERROR SUMMARY' /tmp/memcheck.log)"
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_hybrid" \
+      --gtest_filter='-*Trajectory*' >/tmp/memcheck-hybrid.log 2>&1
+    echo "memcheck (hybrid) exit $? : $(grep -m1 'ERROR SUMMARY' /tmp/memcheck-hybrid.log)"
     compute-sanitizer --tool racecheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_resident" \
       --gtest_filter='GpuResident.ForcesTableR2*:GpuResident.ForcesMDSCF*' >/tmp/racecheck.log 2>&1
     echo "racecheck exit $? : $(grep -m1 'RACECHECK SUMMARY\|ERROR SUMMARY' /tmp/racecheck.log)"
   fi
+  tar -czf "$OUT/test-logs.tgz" -C /tmp mesogpu-test-logs
 fi
 if [ "$WHAT" = big ]; then
   for x in ${BIG_X:-10 15}; do
