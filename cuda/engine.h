@@ -139,6 +139,14 @@ namespace cuda {
     enum class ForceKind { pair = 0, bond = 1, angle = 2, dihedral = 3 };
     void download_per_atom_ev(ForceKind kind, double *energy, double *virial) const;
 
+    // --- per-atom data a style asks for ------------------------------------------------
+    // `width` doubles per atom in LAMMPS order (atom i at [width i + k]), kept on the
+    // device under `name` (quaternions, angular momenta, ...) and reordered with every
+    // sort; download_per_atom gives them back in LAMMPS order. Cleared by upload_atoms.
+    void upload_per_atom(const std::string &name, int width, const double *values);
+    void download_per_atom(const std::string &name, double *values) const;
+    int per_atom_width(const std::string &name) const;    // 0: no such data
+
     // --- oriented particles (pair soft/aniso, fix leapfrog/aniso) ----------------------
     // per-atom masses for atom styles with rmass (n values); without it masses are per type
     void upload_rmass(const double *rmass);

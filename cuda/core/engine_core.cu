@@ -149,6 +149,7 @@ namespace cuda {
     s.ex_type.resize(0);
     s.molecule.resize(0);
     s.forces.clear();    // until the run's force styles add theirs
+    s.slots.clear();
     s.pair_filter.clear();
     s.rmass.resize(0);
     s.order_host.resize(n);

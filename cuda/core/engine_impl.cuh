@@ -12,7 +12,9 @@
 #include "forces/force_term.cuh"
 #include "mesogpu_cuda.h"
 
+#include <map>
 #include <memory>
+#include <string>
 
 namespace mesogpu {
 namespace cuda {
@@ -122,6 +124,19 @@ namespace cuda {
 
     // every per-atom array, with how it follows a sort (parts register what they own)
     PerAtomRegistry per_atom;
+    // per-atom data a style asks for by name (Engine::upload_per_atom): `width` values
+    // per atom, column-major (value k of atom i at [k n + i]); follow sorts
+    struct PerAtomSlot {
+      int width = 0;
+      DeviceArray<acc> data;
+    };
+    std::map<std::string, PerAtomSlot> slots;
+    // the device data of a slot (null if no style uploaded it)
+    acc *slot_data(const std::string &name)
+    {
+      auto it = slots.find(name);
+      return it == slots.end() ? nullptr : it->second.data.get();
+    }
 
     // device order: order[i] = LAMMPS index of device atom i (identity until the first sort)
     DeviceArray<int> order, sort_src, sort_inv, sort_tmp_int;
