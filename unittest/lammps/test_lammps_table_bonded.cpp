@@ -288,6 +288,21 @@ TEST(TableBondedErrors, Dihedral)
       "Dihedral table values are not increasing");
 }
 
+// registered: -sf cuda turns the plain table styles into the /cuda ones
+TEST(TableBondedRegistration, SuffixPicksCudaStyles)
+{
+  const std::string bf = bond_file(), af = angle_file(), df = dihedral_file();
+  LmpSession s(true);
+  s.cmds({"units lj", "atom_style molecular", "region box block 0 10 0 10 0 10",
+          "create_box 1 box bond/types 1 angle/types 1 dihedral/types 1", "mass 1 1.0",
+          "bond_style table linear 100", "bond_coeff 1 " + bf + " BOND_CUBIC",
+          "angle_style table spline 181", "angle_coeff 1 " + af + " ANGLE_A",
+          "dihedral_style table spline 360", "dihedral_coeff 1 " + df + " DIH_RAD_NOF"});
+  EXPECT_STREQ(s.lmp->force->bond_style, "table/cuda");
+  EXPECT_STREQ(s.lmp->force->angle_style, "table/cuda");
+  EXPECT_STREQ(s.lmp->force->dihedral_style, "table/cuda");
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
