@@ -117,6 +117,14 @@ else()
   message(FATAL_ERROR "mesogpu: LAMMPS_SOURCE_DIR='${LAMMPS_SOURCE_DIR}' holds no lammps.h "
     "(give the LAMMPS tree or its src/ folder)")
 endif()
+# dihedral_style table, the parent of dihedral_style table/cuda, is in MOLECULE in the
+# recent releases (4 Jul 2026) and was in EXTRA-MOLECULE in older ones: the /cuda styles
+# need the package that holds it in this release
+if(EXISTS "${LAMMPS_SOURCE_DIR}/MOLECULE/dihedral_table.h")
+  set(LAMMPS_DIHEDRAL_TABLE_PKG MOLECULE)
+else()
+  set(LAMMPS_DIHEDRAL_TABLE_PKG EXTRA-MOLECULE)
+endif()
 
 set(_version_h "${LAMMPS_SOURCE_DIR}/version.h")
 set(LAMMPS_RELEASE "")
@@ -180,12 +188,13 @@ if(_lammps_kind STREQUAL "build")
   _lammps_cache_value(PKG_PLUGIN _pkg_plugin)
   # packages whose styles the /cuda variants derive from
   set(LAMMPS_MISSING_FOR_CUDA "")
-  foreach(_pkg MOLECULE EXTRA-PAIR DPD-BASIC)
+  foreach(_pkg MOLECULE EXTRA-PAIR DPD-BASIC ${LAMMPS_DIHEDRAL_TABLE_PKG})
     _lammps_cache_value(PKG_${_pkg} _have)
     if(NOT _have)
       list(APPEND LAMMPS_MISSING_FOR_CUDA ${_pkg})
     endif()
   endforeach()
+  list(REMOVE_DUPLICATES LAMMPS_MISSING_FOR_CUDA)
   _lammps_cache_value(BUILD_SHARED_LIBS _shared)
   _lammps_cache_value(BUILD_MPI LAMMPS_BUILD_MPI)
   _lammps_cache_value(LAMMPS_SIZES _sizes)
@@ -244,7 +253,7 @@ else()
   set(_nm_out "")
   if(CMAKE_NM)
     execute_process(COMMAND ${CMAKE_NM} -D --defined-only "${_lib}"
-      COMMAND grep -E "_ZN9LAMMPS_NS(6Plugin|12BondHarmonic|9PairGauss|7PairDPD)C"
+      COMMAND grep -E "_ZN9LAMMPS_NS(6Plugin|12BondHarmonic|9PairGauss|7PairDPD|13DihedralTable)C"
       OUTPUT_VARIABLE _nm_out ERROR_VARIABLE _nm_err RESULTS_VARIABLE _nm_rc)
     list(GET _nm_rc 0 _nm_rc)
     if(NOT _nm_rc EQUAL 0)
@@ -257,13 +266,15 @@ else()
     endif()
   endif()
   set(LAMMPS_MISSING_FOR_CUDA "")
-  foreach(_pair "MOLECULE;12BondHarmonic" "EXTRA-PAIR;9PairGauss" "DPD-BASIC;7PairDPD")
+  foreach(_pair "MOLECULE;12BondHarmonic" "EXTRA-PAIR;9PairGauss" "DPD-BASIC;7PairDPD"
+                "${LAMMPS_DIHEDRAL_TABLE_PKG};13DihedralTable")
     list(GET _pair 0 _pkg)
     list(GET _pair 1 _class)
     if(CMAKE_NM AND NOT _nm_out MATCHES "${_class}C")
       list(APPEND LAMMPS_MISSING_FOR_CUDA ${_pkg})
     endif()
   endforeach()
+  list(REMOVE_DUPLICATES LAMMPS_MISSING_FOR_CUDA)
 
   get_target_property(_links LAMMPS::lammps INTERFACE_LINK_LIBRARIES)
   if(_links MATCHES "MPI::MPI_CXX")

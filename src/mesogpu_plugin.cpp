@@ -17,11 +17,14 @@
 #ifdef MESOGPU_HAVE_CUDA
 #include "cuda/angle_cosine_squared_cuda.h"
 #include "cuda/angle_harmonic_cuda.h"
+#include "cuda/angle_table_cuda.h"
 #include "cuda/bond_fene_cuda.h"
 #include "cuda/bond_harmonic_cuda.h"
+#include "cuda/bond_table_cuda.h"
 #include "cuda/compute_temp_cuda.h"
 #include "cuda/dihedral_charmm_cuda.h"
 #include "cuda/dihedral_harmonic_cuda.h"
+#include "cuda/dihedral_table_cuda.h"
 #include "cuda/fix_langevin_cuda.h"
 #include "cuda/fix_leapfrog_aniso_cuda.h"
 #include "cuda/fix_mdscf_cuda.h"
@@ -129,14 +132,18 @@ const StyleEntry styles[] = {
         "mesogpu: pair_style hybrid/overlay over /cuda sub-styles, resident on the GPU"),
     style1<BondHarmonicCuda>("bond", "harmonic/cuda", "mesogpu: bond harmonic resident on the GPU"),
     style1<BondFENECuda>("bond", "fene/cuda", "mesogpu: bond fene resident on the GPU"),
+    style1<BondTableCuda>("bond", "table/cuda", "mesogpu: bond table resident on the GPU"),
     style1<AngleHarmonicCuda>("angle", "harmonic/cuda",
                               "mesogpu: angle harmonic resident on the GPU"),
     style1<AngleCosineSquaredCuda>("angle", "cosine/squared/cuda",
                                    "mesogpu: angle cosine/squared resident on the GPU"),
+    style1<AngleTableCuda>("angle", "table/cuda", "mesogpu: angle table resident on the GPU"),
     style1<DihedralHarmonicCuda>("dihedral", "harmonic/cuda",
                                  "mesogpu: dihedral harmonic resident on the GPU"),
     style1<DihedralCharmmCuda>("dihedral", "charmm/cuda",
                                "mesogpu: dihedral charmm (torsion, weight 0) resident on the GPU"),
+    style1<DihedralTableCuda>("dihedral", "table/cuda",
+                              "mesogpu: dihedral table resident on the GPU"),
     style2<FixNVECuda>("fix", "nve/cuda", "mesogpu: fix nve resident on the GPU"),
     style2<FixNVTCuda>("fix", "nvt/cuda",
                        "mesogpu: fix nvt (Nose-Hoover chain) resident on the GPU"),

@@ -179,6 +179,14 @@ if(_nvcc)
   file(WRITE ${b}/CMakeCache.txt "PKG_PLUGIN:BOOL=ON\nBUILD_SHARED_LIBS:BOOL=ON\nBUILD_MPI:BOOL=OFF\nPKG_MOLECULE:BOOL=ON\nPKG_EXTRA-PAIR:BOOL=OFF\nPKG_DPD-BASIC:BOOL=OFF\n")
   expect_error(nomolecule "lacks EXTRA-PAIR, DPD-BASIC"
     -DLAMMPS_SOURCE_DIR=${WORK_DIR}/lammps -DLAMMPS_BINARY_DIR=${b} -DMESOGPU_CUDA=ON)
+  # a release that keeps dihedral_style table in EXTRA-MOLECULE (this fake tree has no
+  # MOLECULE/dihedral_table.h): dihedral_style table/cuda needs that package too
+  set(b ${WORK_DIR}/noextramolecule)
+  file(MAKE_DIRECTORY ${b})
+  file(WRITE ${b}/liblammps.so "")
+  file(WRITE ${b}/CMakeCache.txt "PKG_PLUGIN:BOOL=ON\nBUILD_SHARED_LIBS:BOOL=ON\nBUILD_MPI:BOOL=OFF\nPKG_MOLECULE:BOOL=ON\nPKG_EXTRA-PAIR:BOOL=ON\nPKG_DPD-BASIC:BOOL=ON\n")
+  expect_error(noextramolecule "lacks EXTRA-MOLECULE"
+    -DLAMMPS_SOURCE_DIR=${WORK_DIR}/lammps -DLAMMPS_BINARY_DIR=${b} -DMESOGPU_CUDA=ON)
 endif()
 
 # no build folder given

@@ -84,6 +84,8 @@ namespace cuda {
       int bits;
       int i, j;
       double rsq;
+      int type;     // the bonded term's type (ERR_BONDED)
+      int group;    // its ForceGroup (1 bond, 2 angle, 3 dihedral)
     };
 
     // per-atom energy and virial of one force kind (7 x 8 bytes per atom in mixed/double):

@@ -41,7 +41,7 @@ namespace cuda {
       }
       std::string describe_error(const detail::ErrorRecord &e) const override
       {
-        if (!(e.bits & detail::ERR_BONDED)) return "";
+        if (!this->owns(e)) return "";
         std::ostringstream m;
         m << "bad " << name << " bond between atoms at device index " << e.i << " and " << e.j
           << ": length " << std::sqrt(e.rsq) << " is at least twice R0";

@@ -44,6 +44,8 @@ namespace cuda {
             err->i = i;
             err->j = j;
             err->rsq = rsq;
+            err->type = t;
+            err->group = 1;
           }
         }
         fx += dx * fbond;
@@ -84,6 +86,8 @@ namespace cuda {
           err->i = a.x;
           err->j = a.z;
           err->rsq = 0;
+          err->type = a.w;
+          err->group = 2;
         }
         real mine[3];
         for (int d = 0; d < 3; ++d)
@@ -138,6 +142,8 @@ namespace cuda {
           err->i = a.x;
           err->j = a.w;
           err->rsq = 0;
+          err->type = t;
+          err->group = 3;
         }
         const real *mine = (i == a.x) ? g1 : (i == a.y) ? g2 : (i == a.z) ? g3 : g4;
         fx += mine[0];
@@ -194,6 +200,11 @@ namespace cuda {
         return G == ForceGroup::bond    ? s.maxbond > 0
                : G == ForceGroup::angle ? s.maxangle > 0
                                         : s.maxdihedral > 0;
+      }
+      // an error record of this term's kind (the kernels set the group)
+      static bool owns(const ErrorRecord &e)
+      {
+        return (e.bits & ERR_BONDED) && e.group == static_cast<int>(G);
       }
     };
 
