@@ -187,6 +187,12 @@ namespace cuda {
     void launch_soft_aniso(const ForceLaunch &c);     // forces/soft_aniso.cu
     // forces/bonded.cu
     void launch_bonded_forces(const ForceLaunch &c, bool bonds, bool angles, bool dihedrals);
+
+    // a box that changes during the run (change_box, integrate/barostat.cu): the rebuild
+    // test allows for its motion since the last build (lo_hold, hi_hold; Neighbor's
+    // boxcheck), and the cell grid is laid out again at the next build (grid_stale)
+    bool box_check = false, grid_stale = false;
+    double lo_hold[3] = {0, 0, 0}, hi_hold[3] = {0, 0, 0};
   };
 
 }    // namespace cuda
