@@ -4,7 +4,7 @@
  *
  * Scope now: one GPU, orthogonal fully periodic box, per-type or per-atom masses; the
  * force styles as a list of terms (cuda/forces/: one file and one add function per
- * style, any number of pair terms at once for pair_style hybrid); velocity Verlet, Nose-Hoover,
+ * style, any number of pair terms at once for pair_style hybrid); velocity Verlet, Nose-Hoover thermostat and barostat (the box may change during a run),
  * Langevin, Berendsen, momentum removal, the rotational leapfrog of oriented particles, and the
  * MD-SCF field; exclusions and special factors from LAMMPS's special lists; neighbour rebuilds
  * decided on the device exactly as LAMMPS decides them (every / delay / check with half the skin).
@@ -211,6 +211,27 @@ namespace cuda {
     void subtract_rotation(int groupbit, const double xcm[3], const double omega[3]);
     // fix momentum linear: remove the centre-of-mass velocity of the group
     void zero_momentum(int groupbit, double masstotal, bool x, bool y, bool z);
+
+    // --- barostat (fix npt/cuda, nph/cuda): LAMMPS FixNH's loops over atoms, orthogonal box;
+    // the products and sums are rounded one by one as on the host (no fused multiply-add) --
+    // a new box during a run: forces use it from the next computation on, the cell grid is
+    // laid out again at the next list build, and the rebuild test allows for the motion of
+    // the box since the last build as LAMMPS's Neighbor::check_distance does (boxcheck);
+    // throws if a length falls below 2 x (cutoff + skin)
+    void change_box(const double lo[3], const double hi[3]);
+    // FixNH::remap's dilation: x to lamda in the old box (old_lo; old_h_inv = 1 / length as
+    // Domain::h_inv holds it), back to x in the new box (new_lo; new_h = length as Domain::h);
+    // groupbit 0: every atom (dilate all)
+    void remap_atoms(const double old_lo[3], const double old_h_inv[3], const double new_lo[3],
+                     const double new_h[3], int groupbit);
+    // FixNH::nh_v_press without tilt: v_d *= factor_d twice, for the group
+    void nh_v_press(int groupbit, const double factor[3]);
+    // FixNH::nve_v (v += dtf / m f) and nve_x (x += dtv v) as separate steps
+    void nve_v(double dtf, int groupbit);
+    void nve_x(double dtv, int groupbit);
+    // sums over the group of m v_a v_b as xx, yy, zz, xy, xz, yz (ComputeTemp::compute_vector
+    // before mvv2e; one read-back)
+    void kinetic_tensor(int groupbit, double t[6]);
 
     // --- state ---------------------------------------------------------------------
     // throws with a message if a kernel reported a problem since the last call

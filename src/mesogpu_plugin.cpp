@@ -29,6 +29,7 @@
 #include "cuda/fix_leapfrog_aniso_cuda.h"
 #include "cuda/fix_mdscf_cuda.h"
 #include "cuda/fix_momentum_cuda.h"
+#include "cuda/fix_nh_cuda.h"
 #include "cuda/fix_nve_cuda.h"
 #include "cuda/fix_nvt_cuda.h"
 #include "cuda/fix_temp_berendsen_cuda.h"
@@ -147,6 +148,10 @@ const StyleEntry styles[] = {
     style2<FixNVECuda>("fix", "nve/cuda", "mesogpu: fix nve resident on the GPU"),
     style2<FixNVTCuda>("fix", "nvt/cuda",
                        "mesogpu: fix nvt (Nose-Hoover chain) resident on the GPU"),
+    style2<FixNPTCuda>("fix", "npt/cuda",
+                       "mesogpu: fix npt (Nose-Hoover barostat) resident on the GPU"),
+    style2<FixNPHCuda>("fix", "nph/cuda",
+                       "mesogpu: fix nph (Nose-Hoover barostat) resident on the GPU"),
     style2<FixLangevinCuda>("fix", "langevin/cuda", "mesogpu: fix langevin resident on the GPU"),
     style2<FixTempBerendsenCuda>("fix", "temp/berendsen/cuda",
                                  "mesogpu: fix temp/berendsen resident on the GPU"),

@@ -66,9 +66,18 @@ void VerletCuda::check_styles()
   if (!domain->xperiodic || !domain->yperiodic || !domain->zperiodic)
     error->all(FLERR,
                "run_style verlet/cuda needs a box periodic in x, y and z ('boundary p p p')");
-  if (domain->box_change)
-    error->all(FLERR, "run_style verlet/cuda: the box must not change during the run "
-                      "(a fix changes it: npt, deform, box/relax are not supported yet)");
+  // a box that changes during the run: only fixes that move the device's box and atoms
+  // with it (fix npt/cuda, nph/cuda); each fix's own flag (domain->box_change is set by
+  // Domain::init(), after this check at init)
+  for (auto &ifix : modify->get_fix_list()) {
+    auto *dfix = dynamic_cast<DeviceFix *>(ifix);
+    if (ifix->box_change && !(dfix && dfix->device_changes_box()))
+      error->all(FLERR,
+                 "run_style verlet/cuda: fix {} (style {}) changes the box, which a resident "
+                 "run supports only for fix npt/cuda and nph/cuda (not fix deform, box/relax, "
+                 "...)",
+                 ifix->id, ifix->style);
+  }
 
   // a force style without a device part is named, with the device styles of its kind
   auto require_device = [&](auto *style, const char *kind, const char *name) {
@@ -559,8 +568,14 @@ void VerletCuda::sync_for_host_code()
   sync_atoms();
   if (!host_lists_needed) return;
   // one rank: the atoms stay where they are (pbc wraps them into the box), so LAMMPS
-  // order and the device map are unchanged; ghosts and lists are rebuilt
+  // order and the device map are unchanged; ghosts and lists are rebuilt (for the box of
+  // now, if a barostat changed it: as Verlet does on its reneighbouring steps)
   domain->pbc();
+  if (domain->box_change) {
+    domain->reset_box();
+    comm->setup();
+    if (neighbor->style) neighbor->setup_bins();
+  }
   comm->exchange();
   comm->borders();
   neighbor->build(1);

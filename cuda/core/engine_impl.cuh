@@ -160,6 +160,12 @@ namespace cuda {
       return b;
     }
     int ntp1() const { return ntypes + 1; }
+
+    // a box that changes during the run (change_box, integrate/barostat.cu): the rebuild
+    // test allows for its motion since the last build (lo_hold, hi_hold; Neighbor's
+    // boxcheck), and the cell grid is laid out again at the next build (grid_stale)
+    bool box_check = false, grid_stale = false;
+    double lo_hold[3] = {0, 0, 0}, hi_hold[3] = {0, 0, 0};
   };
 
 }    // namespace cuda

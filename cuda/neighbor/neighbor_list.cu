@@ -4,6 +4,7 @@
 #include "core/engine_impl.cuh"
 #include "neighbor/cell_kernels.cuh"
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -175,6 +176,43 @@ namespace cuda {
     }
   }
 
+  namespace {
+    // the cell grid for the current box and cutneighmax (at set_neighbor, and again at a
+    // list build after the box changed)
+    void layout_cells(Engine::Impl &s)
+    {
+      const double cutneighmax = s.cutneighmax;
+      for (int d = 0; d < 3; ++d) {
+        const double prd = s.hi[d] - s.lo[d];
+        // the list uses the minimum image: one image of each neighbour within cutoff + skin
+        if (prd < 2.0 * cutneighmax) {
+          std::ostringstream m;
+          m << "box length " << prd << " in dimension "
+            << "xyz"[d] << " is below 2 x (cutoff + skin) = " << 2.0 * cutneighmax
+            << ": the device neighbour list takes one periodic image of each neighbour, and "
+               "here an atom would see two images of the same neighbour (use a larger box, or "
+               "run without the cuda suffix)";
+          throw std::runtime_error(m.str());
+        }
+      }
+      // cells at least cutoff + skin wide; in a dilute system (or with a cutoff small against
+      // the box) coarser cells keep the cell list below ~2 cells per atom: more cells than
+      // atoms only cost memory, and the counts stay in int
+      double nc[3];
+      for (int d = 0; d < 3; ++d) nc[d] = std::floor((s.hi[d] - s.lo[d]) / cutneighmax);
+      const double max_cells = std::min(std::max(27.0, 2.0 * s.n), (double) MAX_ATOMS);
+      while (nc[0] * nc[1] * nc[2] > max_cells && (nc[0] > 2 || nc[1] > 2 || nc[2] > 2)) {
+        const double shrink = std::cbrt(max_cells / (nc[0] * nc[1] * nc[2]));
+        for (int d = 0; d < 3; ++d)
+          nc[d] = std::max(2.0, std::min(nc[d] - 1.0, std::floor(nc[d] * shrink)));
+      }
+      for (int d = 0; d < 3; ++d) s.ncell[d] = static_cast<int>(nc[d]);
+      const int ncells = s.ncell[0] * s.ncell[1] * s.ncell[2];
+      AllocLabel label("the cell list");
+      s.cell_count.resize(ncells);
+    }
+  }    // namespace
+
   void Engine::set_neighbor(double cutneighmax, double skin, const std::vector<double> &cutneighsq,
                             int every, int delay, bool dist_check)
   {
@@ -187,34 +225,9 @@ namespace cuda {
     s.dist_check = dist_check;
     std::vector<real> c(cutneighsq.begin(), cutneighsq.end());
     s.cutneighsq.upload(c);
-    for (int d = 0; d < 3; ++d) {
-      const double prd = s.hi[d] - s.lo[d];
-      // the list uses the minimum image: one image of each neighbour within cutoff + skin
-      if (prd < 2.0 * cutneighmax) {
-        std::ostringstream m;
-        m << "box length " << prd << " in dimension "
-          << "xyz"[d] << " is below 2 x (cutoff + skin) = " << 2.0 * cutneighmax
-          << ": the device neighbour list takes one periodic image of each neighbour, and "
-             "here an atom would see two images of the same neighbour (use a larger box, or "
-             "run without the cuda suffix)";
-        throw std::runtime_error(m.str());
-      }
-    }
-    // cells at least cutoff + skin wide; in a dilute system (or with a cutoff small against
-    // the box) coarser cells keep the cell list below ~2 cells per atom: more cells than
-    // atoms only cost memory, and the counts stay in int
-    double nc[3];
-    for (int d = 0; d < 3; ++d) nc[d] = std::floor((s.hi[d] - s.lo[d]) / cutneighmax);
-    const double max_cells = std::min(std::max(27.0, 2.0 * s.n), (double) MAX_ATOMS);
-    while (nc[0] * nc[1] * nc[2] > max_cells && (nc[0] > 2 || nc[1] > 2 || nc[2] > 2)) {
-      const double shrink = std::cbrt(max_cells / (nc[0] * nc[1] * nc[2]));
-      for (int d = 0; d < 3; ++d)
-        nc[d] = std::max(2.0, std::min(nc[d] - 1.0, std::floor(nc[d] * shrink)));
-    }
-    for (int d = 0; d < 3; ++d) s.ncell[d] = static_cast<int>(nc[d]);
+    s.box_check = s.grid_stale = false;    // until the box changes during this run
+    layout_cells(s);
     const int ncells = s.ncell[0] * s.ncell[1] * s.ncell[2];
-    AllocLabel label("the cell list");
-    s.cell_count.resize(ncells);
     const double per_cell = static_cast<double>(s.n) / ncells;
     if (s.cell_cap == 0) s.cell_cap = static_cast<int>(std::min(2.0 * per_cell + 8, s.n + 1.0));
     if (s.nbr_cap == 0) {
@@ -234,7 +247,17 @@ namespace cuda {
     if (s.ago >= s.delay && s.ago % s.every == 0) {
       if (!s.dist_check) return true;
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 2, 0, sizeof(int)));
-      const acc triggersq = static_cast<acc>(0.25 * s.skin * s.skin);
+      double trigger = 0.25 * s.skin * s.skin;
+      if (s.box_check) {    // Neighbor::check_distance() with boxcheck (orthogonal box)
+        double d1 = 0.0, d2 = 0.0;
+        for (int d = 0; d < 3; ++d) {
+          d1 += (s.lo[d] - s.lo_hold[d]) * (s.lo[d] - s.lo_hold[d]);
+          d2 += (s.hi[d] - s.hi_hold[d]) * (s.hi[d] - s.hi_hold[d]);
+        }
+        const double delta = std::max(0.0, 0.5 * (s.skin - (std::sqrt(d1) + std::sqrt(d2))));
+        trigger = delta * delta;
+      }
+      const acc triggersq = static_cast<acc>(trigger);
       displacement_check_kernel<<<blocks(s.n), BLOCK>>>(
           s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.xhold[0].get(), s.xhold[1].get(),
           s.xhold[2].get(), triggersq, s.status.get() + 2);
@@ -249,6 +272,12 @@ namespace cuda {
   void Engine::build_neighbor_list()
   {
     Impl &s = *impl;
+    if (s.grid_stale) layout_cells(s);    // the box changed: cells at least cutneighmax wide
+    s.grid_stale = false;
+    for (int d = 0; d < 3; ++d) {    // the box of this build, for the rebuild test
+      s.lo_hold[d] = s.lo[d];
+      s.hi_hold[d] = s.hi[d];
+    }
     const BoxD box = s.box();
     const int3 nc = make_int3(s.ncell[0], s.ncell[1], s.ncell[2]);
     const int ncells = nc.x * nc.y * nc.z;

@@ -6,6 +6,7 @@
 
 #include "engine.h"
 #include "error.h"
+#include "force.h"
 #include "update.h"
 
 using namespace LAMMPS_NS;
@@ -33,7 +34,18 @@ double ComputeTempCuda::compute_scalar()
 
 void ComputeTempCuda::compute_vector()
 {
-  // the kinetic tensor (pressure components) from host velocities: sync first
-  if (auto *context = DeviceContext::current(lmp)) context->sync_atoms();
-  ComputeTemp::compute_vector();
+  auto *context = DeviceContext::current(lmp);
+  Engine *engine = context ? context->engine_ahead_of_host() : nullptr;
+  if (!engine) return ComputeTemp::compute_vector();
+
+  // ComputeTemp::compute_vector() with the sums of m v_a v_b from the device (one rank):
+  // the kinetic tensor of the pressure components and of fix npt/cuda's anisotropic
+  // coupling, without a download of the atoms
+  invoked_vector = update->ntimestep;
+  try {
+    engine->kinetic_tensor(groupbit, vector);
+  } catch (std::runtime_error &e) {
+    error->all(FLERR, "Compute temp/cuda: {}", e.what());
+  }
+  for (int i = 0; i < 6; i++) vector[i] *= force->mvv2e;
 }

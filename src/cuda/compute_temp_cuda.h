@@ -10,9 +10,10 @@
 
 namespace LAMMPS_NS {
 
-// compute temp whose scalar comes from a device reduction while a resident run holds
-// the velocities on the GPU (thermo steps then need no download); the thermo
-// temperature under -sf cuda. Anywhere else it is compute temp.
+// compute temp whose scalar and kinetic tensor come from device reductions while a
+// resident run holds the velocities on the GPU (thermo steps and the barostat of fix
+// npt/cuda then need no download); the thermo temperature under -sf cuda. Anywhere else
+// it is compute temp.
 class ComputeTempCuda : public ComputeTemp {
  public:
   ComputeTempCuda(class LAMMPS *lmp, int narg, char **arg) : ComputeTemp(lmp, narg, arg) {}

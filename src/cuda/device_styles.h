@@ -46,6 +46,9 @@ class DeviceFix {
   // the host arrays are being brought up to date (output, host code, end of run): a fix
   // with state of its own on the device copies it back here
   virtual void device_sync_host(mesogpu::cuda::Engine &) {}
+  // the fix changes the box during the run and moves the device's box and atoms with it
+  // (Engine::change_box, remap_atoms): run_style verlet/cuda refuses other box changes
+  virtual bool device_changes_box() const { return false; }
 };
 
 }    // namespace LAMMPS_NS
