@@ -45,7 +45,7 @@ for prec in ${MESOGPU_DEVICE_PRECISIONS:-mixed double single}; do
     -DMESOGPU_CUDA=ON -DMESOGPU_PRECISION="$prec" -DMESOGPU_TESTS=ON -DMESOGPU_EXAMPLE_TESTS=OFF -DGTEST_ROOT="$D/gtest" \
     -DCMAKE_BUILD_TYPE=Release >"$B/configure-$prec.log" 2>&1 ||
     { tail -30 "$B/configure-$prec.log"; exit 1; }
-  cmake --build "$B/$prec" -j "$MESOGPU_JOBS" --target mesogpuplugin test_gpu_table_r2 test_gpu_resident \
+  cmake --build "$B/$prec" -j "$MESOGPU_JOBS" --target mesogpuplugin test_gpu_table_r2 test_gpu_resident test_gpu_geometry \
     >"$B/build-$prec.log" 2>&1 || { grep -m20 -B2 -A8 "error" "$B/build-$prec.log"; exit 1; }
   echo "device-build: mesogpu $prec built in $(($(date +%s) - t0)) s"
 done

@@ -33,6 +33,10 @@ if [ "$WHAT" = tests ] || [ "$WHAT" = all ]; then
     LAMMPS_PLUGIN_PATH="$B/$prec/plugin" "$B/$prec/unittest/test_gpu_resident" ${GTEST_FILTER:+--gtest_filter=$GTEST_FILTER} 2>&1 |
       tee "$OUT/test_gpu_resident_$prec.log" | grep -E "^\[gpu\]|PASSED|FAILED|Failure|Expected|Which|actual"
     rc=$((rc | PIPESTATUS[0]))
+    [ -x "$B/$prec/unittest/test_gpu_geometry" ] || continue
+    LAMMPS_PLUGIN_PATH="$B/$prec/plugin" "$B/$prec/unittest/test_gpu_geometry" ${GTEST_FILTER_GEOMETRY:+--gtest_filter=$GTEST_FILTER_GEOMETRY} 2>&1 |
+      tee -a "$OUT/test_gpu_resident_$prec.log" | grep -E "^\[gpu\]|PASSED|FAILED|Failure|Expected|Which|actual"
+    rc=$((rc | PIPESTATUS[0]))
   done
   if [ -z "${SKIP_SANITIZER:-}" ]; then
     compute-sanitizer --tool memcheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_resident" \
