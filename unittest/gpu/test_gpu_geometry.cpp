@@ -318,6 +318,51 @@ TEST(GpuGeometry, SmallBoxBondsAndSpecials)
   compare_run(small_box_dimers, "small box dimers", 200);
 }
 
+// the oriented kernel (pair soft/aniso, every model among the type pairs) in a box of
+// 1.8 = 1.4 x (cutoff + skin): forces, torques, energy (the setup of test_gpu_resident's
+// aniso_fluid at the same density, in a small box)
+TEST(GpuGeometry, SmallBoxSoftAnisoForcesTorques)
+{
+  auto setup = [](Lmp &l, bool dev) {
+    const std::vector<std::string> coeffs = {
+        "pair_coeff 1 1 396 janus 88 1.0 90", "pair_coeff 2 2 396 aba 132 0.5 65",
+        "pair_coeff 3 3 100 rod 0.5 2.0",     "pair_coeff 1 2 200 bab 60 1.5 40",
+        "pair_coeff 1 3 150 disk 0.3 1.0",    "pair_coeff 2 3 250 iso"};
+    l.cmds({"units lj", "atom_style hybrid sphere dipole", "atom_modify map array sort 0 0",
+            "region box block 0 1.8 0 1.8 0 1.8", "create_box 3 box",
+            "create_atoms 1 random 8 4711 NULL", "create_atoms 2 random 6 4712 NULL",
+            "create_atoms 3 random 4 4713 NULL", "set type * diameter 1.0", "set type 1 mass 1.0",
+            "set type 2 mass 1.3", "set type 3 mass 0.8", "set type * dipole/random 97 1.0",
+            "velocity all create 1.0 8821 loop geom", "pair_style soft/aniso 1.0"});
+    l.cmds(coeffs);
+    l.cmds({"neighbor 0.3 bin", "neigh_modify every 1 delay 0 check yes", "comm_modify vel yes",
+            "timestep 0.002",
+            "fix 1 all leapfrog/aniso inertia 1 1.0 2 0.5 3 2.0 berendsen 1.0 0.1 0.1", "thermo 0",
+            "run 100 post no", "unfix 1", "pair_style " + S(dev, "soft/aniso") + " 1.0"});
+    l.cmds(coeffs);
+    l.cmds({"fix 1 all " + S(dev, "leapfrog/aniso") + " inertia 1 1.0 2 0.5 3 2.0",
+            "run_style " + S(dev, "verlet")});
+  };
+  Lmp cpu, dev;
+  setup(cpu, false);
+  setup(dev, true);
+  cpu.cmds({"thermo_style custom step pe press", "run 0 post no"});
+  dev.cmds({"timestep 0.0", "thermo_style custom step pe press", "thermo 1", "run 1 post no"});
+  double fs, ts;
+  const double df = max_rel_diff(dev.forces(), cpu.forces(), &fs);
+  const double dt =
+      max_rel_diff(dev.peratom(dev.lmp->atom->torque), cpu.peratom(cpu.lmp->atom->torque), &ts);
+  const double pe_c = cpu.thermo("pe"), pe_d = dev.thermo("pe");
+  printf("[gpu] small box soft/aniso %s: max |F_dev - F_cpu| / max|F| = %.3g (max %.3g); torque "
+         "%.3g (max %.3g); pe %.12g vs %.12g\n",
+         PREC, df, fs, dt, ts, pe_d, pe_c);
+  EXPECT_GT(fs, 0.0);
+  EXPECT_GT(ts, 0.0);
+  EXPECT_LT(df, 10 * FORCE_TOL);    // as test_gpu_resident's soft/aniso tolerances
+  EXPECT_LT(dt, 10 * FORCE_TOL);
+  EXPECT_NEAR(pe_d, pe_c, ENERGY_TOL * std::max(1.0, std::fabs(pe_c)));
+}
+
 // ---- non-periodic boundaries ------------------------------------------------------------------
 
 TEST(GpuGeometry, FixedBoundaryColumn)
