@@ -86,6 +86,11 @@ void VerletCuda::check_styles()
                  "run_style verlet/cuda: the box must not change during the run (fix {} (style "
                  "{}) changes it: npt, deform, box/relax are not supported yet)",
                  ifix->id, ifix->style);
+  // an atom leaving through a non-periodic side stops the device run (the engine removes
+  // no atoms): only LAMMPS's default 'thermo_modify lost error' matches that
+  if (domain->nonperiodic && output->thermo && output->thermo->lostflag != Thermo::ERROR)
+    error->all(FLERR, "run_style verlet/cuda: lost atoms always stop a device run (a "
+                      "non-periodic box with thermo_modify lost ignore or warn is not supported)");
   if (domain->dimension != 3)
     error->all(FLERR, "run_style verlet/cuda supports 3d systems only (this one is 2d)");
 

@@ -147,6 +147,13 @@ TEST(CudaStyles, SetupNamesStylesWithoutDevicePart)
   }
   {
     Lmp l;
+    l.lj();
+    l.cmds({"change_box all boundary f f p", "thermo_modify lost ignore", "run_style verlet/cuda"});
+    std::string m = l.error_of("run 1");
+    EXPECT_NE(m.find("lost atoms always stop a device run"), std::string::npos) << m;
+  }
+  {
+    Lmp l;
     l.cmds({"units lj", "dimension 2", "atom_style atomic", "lattice sq 0.8",
             "region box block 0 5 0 5 -0.5 0.5", "create_box 1 box", "create_atoms 1 box",
             "mass 1 1.0", "pair_style lj/cut 2.5", "pair_coeff 1 1 1.0 1.0", "fix 1 all nve",
