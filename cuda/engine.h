@@ -2,15 +2,18 @@
  * it with g++). One Engine holds one system resident on the GPU: atom state, cell and
  * neighbour lists, topology, force-field parameters, and the per-step kernels.
  *
- * Scope now: one GPU, orthogonal fully periodic box, per-type or per-atom masses; the
- * force styles as a list of terms (cuda/forces/: one file and one add function per
- * style, any number of pair terms at once for pair_style hybrid); velocity Verlet, Nose-Hoover thermostat and barostat (the box may change during a run),
- * Langevin, Berendsen, momentum removal, the rotational leapfrog of oriented particles, and the
- * MD-SCF field; exclusions and special factors from LAMMPS's special lists; neighbour rebuilds
- * decided on the device exactly as LAMMPS decides them (every / delay / check with half the skin).
- * Device order is LAMMPS order until the first sort along a space-filling curve (set_sort); data
- * come back in LAMMPS order. The implementation is in parts: core/ (device memory, atoms,
- * energies), neighbor/, forces/, integrate/, field/; their shared state is core/engine_impl.cuh.
+ * Scope now: one GPU, orthogonal 3d box (periodic, fixed or shrink-wrapped per side;
+ * periodic boxes of any size: below 2 x (cutoff + skin) the list takes explicit images;
+ * the box may change during a run: the Nose-Hoover barostat), per-type or per-atom
+ * masses; the force styles as a list of terms (cuda/forces/: one file and one add
+ * function per style, any number of pair terms at once for pair_style hybrid); velocity
+ * Verlet, Nose-Hoover, Langevin, Berendsen, momentum removal, the rotational leapfrog of
+ * oriented particles, and the MD-SCF field; exclusions and special factors from LAMMPS's
+ * special lists; neighbour rebuilds decided on the device exactly as LAMMPS decides them
+ * (every / delay / check with half the skin). Device order is LAMMPS order until the
+ * first sort along a space-filling curve (set_sort); data come back in LAMMPS order. The
+ * implementation is in parts: core/ (device memory, atoms, energies), neighbor/,
+ * topology/, forces/, integrate/, field/; their shared state is core/engine_impl.cuh.
  * Sizes: at most 2^30 atoms (and MD-SCF grid nodes) per device; every product of counts
  * (neighbour-list entries, cell slots, per-atom lists) is indexed in 64 bits.
  * Errors: every CUDA failure and every violated limit throws std::runtime_error with
@@ -53,6 +56,14 @@ namespace cuda {
     std::vector<int> molecule;
   };
 
+  // the boundaries as LAMMPS's Domain holds them: boundary[d][side] 0 periodic (p),
+  // 1 fixed (f), 2 shrink-wrapped (s), 3 shrink-wrapped with a minimum (m); small[d] the
+  // shrink-wrap margin (Domain::small), minlo/minhi the 'm' minimum box
+  struct HostBoundary {
+    int boundary[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    double small[3] = {0, 0, 0}, minlo[3] = {0, 0, 0}, minhi[3] = {0, 0, 0};
+  };
+
   struct EnergyVirial {
     double e_pair = 0.0, e_bond = 0.0, e_angle = 0.0, e_dihedral = 0.0;
     double v_pair[6] = {0, 0, 0, 0, 0, 0}, v_bond[6] = {0, 0, 0, 0, 0, 0};
@@ -70,6 +81,13 @@ namespace cuda {
     // Atoms in LAMMPS order. x, v, f: 3 n values; image: 3 n ints (ix, iy, iz);
     // type 1..ntypes; mass_per_type: ntypes + 1 values.
     void set_box(const double lo[3], const double hi[3]);
+    // non-periodic dimensions: no wrapping, no minimum image; an atom outside a
+    // non-periodic side at a neighbour build is lost (an error, as LAMMPS's default
+    // thermo_modify lost error); shrink-wrapped sides follow the atoms at every build as
+    // Domain::reset_box() does (call before set_neighbor; default: periodic)
+    void set_boundary(const HostBoundary &b);
+    // the box now (shrink-wrapped boxes change at neighbour builds)
+    void get_box(double lo[3], double hi[3]) const;
     void upload_atoms(int n, int ntypes, const double *x, const double *v, const double *f,
                       const int *image, const int *type, const double *mass_per_type);
     void download_atoms(double *x, double *v, double *f, int *image) const;

@@ -6,6 +6,7 @@
 #include "atom.h"
 #include "bond.h"
 #include "comm.h"
+#include "cuda/device_topology.h"
 #include "cuda/compute_temp_cuda.h"
 #include "cuda/device_styles.h"
 #include "cuda/pair_hybrid_cuda.h"
@@ -35,6 +36,22 @@
 using namespace LAMMPS_NS;
 using namespace FixConst;
 
+namespace {
+// Domain::small (the shrink-wrap margin, protected): read through a member pointer formed
+// in a derived class, the one legal way in
+struct DomainSmall : Domain {
+  static const double *of(Domain *d)
+  {
+    double(Domain::*p)[3] = &DomainSmall::small;
+    return d->*p;
+  }
+};
+const double *domain_small(Domain *d)
+{
+  return DomainSmall::of(d);
+}
+}    // namespace
+
 /* ---------------------------------------------------------------------- */
 
 VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
@@ -63,9 +80,8 @@ void VerletCuda::check_styles()
   if (domain->triclinic)
     error->all(FLERR,
                "run_style verlet/cuda supports orthogonal boxes only (this box is triclinic)");
-  if (!domain->xperiodic || !domain->yperiodic || !domain->zperiodic)
-    error->all(FLERR,
-               "run_style verlet/cuda needs a box periodic in x, y and z ('boundary p p p')");
+  // shrink-wrapped boundaries change the box too (Domain::init() sets box_change): the
+  // device follows them itself
   // a box that changes during the run: only fixes that move the device's box and atoms
   // with it (fix npt/cuda, nph/cuda); each fix's own flag (domain->box_change is set by
   // Domain::init(), after this check at init)
@@ -78,6 +94,13 @@ void VerletCuda::check_styles()
                  "...)",
                  ifix->id, ifix->style);
   }
+  // an atom leaving through a non-periodic side stops the device run (the engine removes
+  // no atoms): only LAMMPS's default 'thermo_modify lost error' matches that
+  if (domain->nonperiodic && output->thermo && output->thermo->lostflag != Thermo::ERROR)
+    error->all(FLERR, "run_style verlet/cuda: lost atoms always stop a device run (a "
+                      "non-periodic box with thermo_modify lost ignore or warn is not supported)");
+  if (domain->dimension != 3)
+    error->all(FLERR, "run_style verlet/cuda supports 3d systems only (this one is 2d)");
 
   // a force style without a device part is named, with the device styles of its kind
   auto require_device = [&](auto *style, const char *kind, const char *name) {
@@ -234,6 +257,20 @@ void VerletCuda::upload()
   try {
     if (!engine) engine = std::make_unique<mesogpu::cuda::Engine>();
     engine->set_box(domain->boxlo, domain->boxhi);
+    // boundaries: non-periodic sides neither wrap nor take images; shrink-wrapped ones
+    // follow the atoms at each device list build (Domain::reset_box())
+    mesogpu::cuda::HostBoundary bnd;
+    for (int d = 0; d < 3; d++) {
+      for (int k = 0; k < 2; k++) bnd.boundary[d][k] = domain->boundary[d][k];
+      bnd.small[d] = domain_small(domain)[d];
+    }
+    bnd.minlo[0] = domain->minxlo;
+    bnd.minhi[0] = domain->minxhi;
+    bnd.minlo[1] = domain->minylo;
+    bnd.minhi[1] = domain->minyhi;
+    bnd.minlo[2] = domain->minzlo;
+    bnd.minhi[2] = domain->minzhi;
+    engine->set_boundary(bnd);
     engine->upload_atoms(n, ntypes, n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr,
                          n ? atom->f[0] : nullptr, image.data(), atom->type, mass.data());
     engine->upload_mask(atom->mask);
@@ -244,122 +281,34 @@ void VerletCuda::upload()
     if (atom->mu_flag && atom->omega_flag && atom->torque_flag)
       engine->upload_orientation(n ? atom->mu[0] : nullptr, n ? atom->omega[0] : nullptr);
 
-    // special neighbours (1-2, 1-3, 1-4) as device indices
-    if (atom->molecular == Atom::MOLECULAR && atom->maxspecial > 0) {
-      const int ms = atom->maxspecial;
-      std::vector<int> nspecial(3 * (size_t) n), special((size_t) n * ms, -1);
-      for (int i = 0; i < n; i++) {
-        for (int k = 0; k < 3; k++) nspecial[3 * (size_t) i + k] = atom->nspecial[i][k];
-        for (int s = 0; s < atom->nspecial[i][2]; s++)
-          special[(size_t) i * ms + s] = index_of(atom->special[i][s], "special list", i);
-      }
-      engine->upload_special(nspecial.data(), special.data(), ms, neighbor->special_flag,
-                             force->special_lj);
-    } else if (atom->molecular == Atom::TEMPLATE) {
-      error->all(
-          FLERR,
-          "run_style verlet/cuda does not support molecular templates (atom_style template)");
-    }
-
-    // bonds of each atom in both directions (with newton_bond each bond is stored once)
-    // (two passes over flat arrays, count then fill: no container per atom, which at 10^8
-    // atoms costs more than the copy itself; entries keep the order of one pass)
-    if (force->bond && atom->nbonds > 0) {
-      std::vector<std::array<int, 3>> terms;    // i, j, type
-      for (int i = 0; i < n; i++)
-        for (int k = 0; k < atom->num_bond[i]; k++) {
-          const int type = atom->bond_type[i][k];
-          if (type <= 0) continue;    // bond turned off
-          terms.push_back({i, index_of(atom->bond_atom[i][k], "bond", i), type});
-        }
-      std::vector<int> nb(n, 0);
-      for (const auto &t : terms) {
-        nb[t[0]]++;
-        if (force->newton_bond) nb[t[1]]++;
-      }
-      int maxbond = 0;
-      for (int i = 0; i < n; i++) maxbond = MAX(maxbond, nb[i]);
-      std::vector<int> partner((size_t) n * maxbond, 0), btype((size_t) n * maxbond, 0);
-      std::fill(nb.begin(), nb.end(), 0);
-      for (const auto &t : terms) {
-        const size_t a = (size_t) t[0] * maxbond + nb[t[0]]++;
-        partner[a] = t[1];
-        btype[a] = t[2];
-        if (force->newton_bond) {
-          const size_t b = (size_t) t[1] * maxbond + nb[t[1]]++;
-          partner[b] = t[0];
-          btype[b] = t[2];
-        }
-      }
-      engine->upload_bonds(nb.data(), partner.data(), btype.data(), maxbond);
+    // special neighbours (1-2, 1-3, 1-4), bonds, angles, dihedrals as per-atom lists of
+    // device indices, from the atoms' arrays or expanded from atom_style template's
+    // molecule templates (cuda/device_topology.cpp)
+    const bool have_bonds = force->bond && atom->nbonds > 0;
+    const bool have_angles = force->angle && atom->nangles > 0;
+    const bool have_dihedrals = force->dihedral && atom->ndihedrals > 0;
+    mesogpu::DeviceTopology topo;
+    mesogpu::build_device_topology(lmp, index_of, true, have_bonds, have_angles, have_dihedrals,
+                                   topo);
+    if (topo.maxspecial > 0)
+      engine->upload_special(topo.nspecial.data(), topo.special.data(), topo.maxspecial,
+                             neighbor->special_flag, force->special_lj);
+    if (have_bonds) {
+      engine->upload_bonds(topo.nbond.data(), topo.bond_partner.data(), topo.bond_type.data(),
+                           topo.maxbond);
       dynamic_cast<DeviceForce *>(force->bond)->device_setup(*engine);
     }
-
-    // angles and dihedrals: every atom of each one lists it (stored once per angle with
-    // newton_bond, on each of its atoms without)
-    auto upload_topology = [&](int nper, auto count_of_i, auto atoms_of, auto type_of,
-                               auto upload) {
-      std::vector<std::array<int, 6>> terms;    // atoms (nper), type, owner i
-      for (int i = 0; i < n; i++)
-        for (int k = 0; k < count_of_i(i); k++) {
-          const int type = type_of(i, k);
-          if (type <= 0) continue;
-          std::array<int, 6> e{};
-          for (int a = 0; a < nper; a++) e[a] = index_of(atoms_of(i, k, a), "angle or dihedral", i);
-          e[4] = type;
-          e[5] = i;
-          terms.push_back(e);
-        }
-      // each atom of a term lists it (newton_bond: stored once), else its owner does
-      auto for_each_lister = [&](const std::array<int, 6> &e, auto fn) {
-        if (force->newton_bond)
-          for (int a = 0; a < nper; a++) fn(e[a]);
-        else
-          fn(e[5]);
-      };
-      std::vector<int> cnt(n, 0);
-      for (const auto &e : terms) for_each_lister(e, [&](int i) { cnt[i]++; });
-      int maxn = 0;
-      for (int i = 0; i < n; i++) maxn = MAX(maxn, cnt[i]);
-      std::vector<int> atoms((size_t) n * maxn * nper, 0), types((size_t) n * maxn, 0);
-      std::fill(cnt.begin(), cnt.end(), 0);
-      for (const auto &e : terms)
-        for_each_lister(e, [&](int i) {
-          const size_t slot = (size_t) i * maxn + cnt[i]++;
-          for (int a = 0; a < nper; a++) atoms[slot * nper + a] = e[a];
-          types[slot] = e[4];
-        });
-      upload(cnt.data(), atoms.data(), types.data(), maxn);
-    };
-    if (force->angle && atom->nangles > 0) {
-      upload_topology(
-          3, [&](int i) { return atom->num_angle[i]; },
-          [&](int i, int k, int a) {
-            return a == 0   ? atom->angle_atom1[i][k]
-                   : a == 1 ? atom->angle_atom2[i][k]
-                            : atom->angle_atom3[i][k];
-          },
-          [&](int i, int k) { return atom->angle_type[i][k]; },
-          [&](const int *c, const int *at, const int *t, int m) {
-            engine->upload_angles(c, at, t, m);
-          });
+    if (have_angles) {
+      engine->upload_angles(topo.nangle.data(), topo.angle_atoms.data(), topo.angle_type.data(),
+                            topo.maxangle);
       dynamic_cast<DeviceForce *>(force->angle)->device_setup(*engine);
     }
-    if (force->dihedral && atom->ndihedrals > 0) {
-      upload_topology(
-          4, [&](int i) { return atom->num_dihedral[i]; },
-          [&](int i, int k, int a) {
-            return a == 0   ? atom->dihedral_atom1[i][k]
-                   : a == 1 ? atom->dihedral_atom2[i][k]
-                   : a == 2 ? atom->dihedral_atom3[i][k]
-                            : atom->dihedral_atom4[i][k];
-          },
-          [&](int i, int k) { return atom->dihedral_type[i][k]; },
-          [&](const int *c, const int *at, const int *t, int m) {
-            engine->upload_dihedrals(c, at, t, m);
-          });
+    if (have_dihedrals) {
+      engine->upload_dihedrals(topo.ndihedral.data(), topo.dihedral_atoms.data(),
+                               topo.dihedral_type.data(), topo.maxdihedral);
       dynamic_cast<DeviceForce *>(force->dihedral)->device_setup(*engine);
     }
+    topo = mesogpu::DeviceTopology();    // host copies freed before the list build
 
     // neigh_modify exclude: the same pairs leave the device list (Neighbor::init() has
     // turned the group names into bits by now)
@@ -562,6 +511,19 @@ void VerletCuda::sync_atoms()
   synced = true;
 }
 
+/* ----------------------------------------------------------------------
+   the shrink-wrapped box the device set at its last list build (Domain::reset_box()
+   as LAMMPS runs it at each reneighbouring): thermo Volume, Lx, ... read it
+------------------------------------------------------------------------- */
+
+void VerletCuda::device_box_to_host()
+{
+  engine->get_box(domain->boxlo, domain->boxhi);
+  domain->set_global_box();
+  domain->set_local_box();
+  box_moved = true;
+}
+
 void VerletCuda::sync_for_host_code()
 {
   if (synced) return;
@@ -571,10 +533,12 @@ void VerletCuda::sync_for_host_code()
   // order and the device map are unchanged; ghosts and lists are rebuilt (for the box of
   // now, if a barostat changed it: as Verlet does on its reneighbouring steps)
   domain->pbc();
-  if (domain->box_change) {
-    domain->reset_box();
+  // the box moved (a barostat, or the device's shrink-wrap at its last build): the host's
+  // bins and ghost cutoffs follow it
+  if (domain->box_change || box_moved) {
     comm->setup();
     if (neighbor->style) neighbor->setup_bins();
+    box_moved = false;
   }
   comm->exchange();
   comm->borders();
@@ -657,6 +621,7 @@ void VerletCuda::run(int n)
 
       if (engine->decide_rebuild()) {
         engine->build_neighbor_list();
+        if (domain->nonperiodic == 2) device_box_to_host();    // shrink-wrapped
         neighbor->ncalls++;
         neighbor->lastcall = ntimestep;
         neighbor->ago = 0;

@@ -55,6 +55,7 @@ class VerletCuda : public Verlet, public DeviceContext {
   bool synced;                // host arrays hold the current device state
   bool thermo_device_only;    // thermo output needs only device reductions, no download
   bool host_lists_needed;     // a compute or fix has its own neighbour list (rdf, ...)
+  bool box_moved = false;     // the device shrink-wrapped the box since the host's bins
 
   void check_styles();
   void check_thermo();
@@ -64,6 +65,7 @@ class VerletCuda : public Verlet, public DeviceContext {
   void publish_energy_virial();
   void publish_per_atom(int eflag, int vflag);
   void device_error(const char *what, const std::exception &e);
+  void device_box_to_host();
 };
 
 }    // namespace LAMMPS_NS

@@ -115,9 +115,16 @@ namespace cuda {
               static_cast<real>(w)};
     }
 
+    // the box as the kernels see it. A non-periodic dimension has inv_prd_r = 0, so
+    // min_image() is the identity there. Small periodic boxes (below 2 x (cutoff + skin))
+    // use explicit images: each neighbour entry carries an image code above its
+    // img_bits index bits, shift s_d in -img_k[d]..img_k[d] (img_n = 2 img_k + 1 codes)
     struct BoxD {
       acc lo[3], prd[3];
       real prd_r[3], inv_prd_r[3];
+      int periodic[3];
+      int img_bits;    // index bits of an entry in image mode (30 - code bits)
+      int img_n[3], img_k[3];
     };
 
     __device__ __forceinline__ real min_image(real d, real prd, real inv_prd)

@@ -37,6 +37,42 @@ namespace cuda {
       return false;
     }
 
+    // ---- pair geometry: the one place the force kernels take x_i - x_j ----------------
+    // Images = false: the minimum image (the identity in non-periodic dimensions).
+    // Images = true (small boxes): the neighbour entry names its image, x_j + s prd, in
+    // the bits above box.img_bits; take_image() splits it off the index.
+    struct Delta {
+      real x, y, z;
+    };
+    template <bool Images> __device__ __forceinline__ int take_image(int &j, const BoxD &box)
+    {
+      if constexpr (Images) {
+        const int code = j >> box.img_bits;
+        j &= (1 << box.img_bits) - 1;
+        return code;
+      } else {
+        return 0;
+      }
+    }
+    template <bool Images>
+    __device__ __forceinline__ Delta pair_delta(const PosType<real> &pi, const PosType<real> &pj,
+                                                int code, const BoxD &box)
+    {
+      if constexpr (Images) {
+        const int sx = code % box.img_n[0] - box.img_k[0];
+        code /= box.img_n[0];
+        const int sy = code % box.img_n[1] - box.img_k[1];
+        const int sz = code / box.img_n[1] - box.img_k[2];
+        return {(pi.x - pj.x) - static_cast<real>(sx) * box.prd_r[0],
+                (pi.y - pj.y) - static_cast<real>(sy) * box.prd_r[1],
+                (pi.z - pj.z) - static_cast<real>(sz) * box.prd_r[2]};
+      } else {
+        return {min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]),
+                min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]),
+                min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2])};
+      }
+    }
+
     struct Special4 {
       real w[4];    // special_lj[0..3], w[0] = 1
     };

@@ -148,6 +148,29 @@ namespace cuda {
     long long sorts_done = 0;
     bool sort_due = false;
 
+    // boundaries (Domain::boundary: 0 p, 1 f, 2 s, 3 m per side), shrink-wrap margins,
+    // the small-box image mode (neighbor/neighbor_list.cu: setup_cells)
+    int boundary[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    double small[3] = {0, 0, 0}, minlo[3] = {0, 0, 0}, minhi[3] = {0, 0, 0};
+    bool periodic(int d) const { return boundary[d][0] == 0; }
+    bool shrink_wrapped() const
+    {
+      for (int d = 0; d < 3; ++d)
+        if (boundary[d][0] >= 2 || boundary[d][1] >= 2) return true;
+      return false;
+    }
+    int img_bits = 0;    // 0: minimum image; else index bits of an image-mode entry
+    int img_n[3] = {1, 1, 1}, img_k[3] = {0, 0, 0}, img_reach[3] = {1, 1, 1};
+    DeviceArray<acc> extent;    // per-block min/max of the shrink-wrap reduction
+    void setup_cells();         // cell grid and image mode for the current box
+    // most entries one atom can have: each other atom once, or with explicit images each
+    // image once (and its own images)
+    double nbr_limit() const
+    {
+      return img_bits ? std::min(2e9, (double) n * img_n[0] * img_n[1] * img_n[2] + 16) : n + 16.0;
+    }
+    void shrink_wrap();    // Domain::reset_box() on the device positions
+
     BoxD box() const
     {
       BoxD b;
@@ -155,8 +178,13 @@ namespace cuda {
         b.lo[d] = static_cast<acc>(lo[d]);
         b.prd[d] = static_cast<acc>(hi[d] - lo[d]);
         b.prd_r[d] = static_cast<real>(hi[d] - lo[d]);
-        b.inv_prd_r[d] = static_cast<real>(1.0 / (hi[d] - lo[d]));
+        // non-periodic: min_image() is the identity
+        b.inv_prd_r[d] = periodic(d) ? static_cast<real>(1.0 / (hi[d] - lo[d])) : real(0);
+        b.periodic[d] = periodic(d) ? 1 : 0;
+        b.img_n[d] = img_n[d];
+        b.img_k[d] = img_k[d];
       }
+      b.img_bits = img_bits;
       return b;
     }
     int ntp1() const { return ntypes + 1; }

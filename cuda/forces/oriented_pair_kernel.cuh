@@ -16,7 +16,7 @@ namespace mesogpu {
 namespace cuda {
   namespace detail {
 
-    template <class Aniso, bool EV>
+    template <class Aniso, bool EV, bool Images = false>
     __global__ void aniso_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
                                         const int *nbr, Aniso aniso, int ntp1, Special4 special_lj,
                                         const real4 *orient, Vec3Out fout, Vec3Out tout,
@@ -34,10 +34,10 @@ namespace cuda {
         int j = *nb;
         const int which = (j >> SBBITS) & 3;
         j &= NEIGHMASK;
+        const int img = take_image<Images>(j, box);
         const PosType<real> pj = pos[j];
-        const real dx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
-        const real dy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
-        const real dz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
+        const Delta d = pair_delta<Images>(pi, pj, img, box);    // x_i - x_j
+        const real dx = d.x, dy = d.y, dz = d.z;
         const real rsq = dx * dx + dy * dy + dz * dz;
         const int ij = pi.type * ntp1 + pj.type;
         if (rsq >= aniso.cutsq[ij]) continue;
@@ -74,6 +74,9 @@ namespace cuda {
     void launch_oriented_pair_kernel(Engine::Impl &s, const ForceStep &c, const Aniso &aniso)
     {
       auto kernel = c.ev ? aniso_forces_kernel<Aniso, true> : aniso_forces_kernel<Aniso, false>;
+      if (c.box.img_bits)    // small box: explicit images
+        kernel =
+            c.ev ? aniso_forces_kernel<Aniso, true, true> : aniso_forces_kernel<Aniso, false, true>;
       kernel<<<c.nb, BLOCK>>>(s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), aniso, s.ntp1(),
                               c.special_lj, s.orient_packed.get(), c.force, c.torque, c.ev_out);
       MESOGPU_CUDA_LAUNCH_CHECK();

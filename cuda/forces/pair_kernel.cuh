@@ -28,7 +28,7 @@ namespace cuda {
 
     // each pair is evaluated by both of its atoms' threads: no atomics; energy and virial
     // take half of each pair
-    template <class Pair, bool EV>
+    template <class Pair, bool EV, bool Images = false>
     __global__ void pair_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
                                        const int *nbr, Pair pair, int ntp1, Special4 special_lj,
                                        Vec3Out fout, PerAtomEV ev, ErrorRecord *err)
@@ -44,10 +44,10 @@ namespace cuda {
         int j = *nb;
         const int which = (j >> SBBITS) & 3;    // as LAMMPS sbmask(): the shift is arithmetic
         j &= NEIGHMASK;
+        const int img = take_image<Images>(j, box);
         const PosType<real> pj = pos[j];
-        const real dx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
-        const real dy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
-        const real dz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
+        const Delta d = pair_delta<Images>(pi, pj, img, box);    // x_i - x_j
+        const real dx = d.x, dy = d.y, dz = d.z;
         const real rsq = dx * dx + dy * dy + dz * dz;
         const int ij = pi.type * ntp1 + pj.type;
         if (rsq >= pair.cutsq[ij]) continue;
@@ -83,6 +83,9 @@ namespace cuda {
     void launch_pair_kernel(Engine::Impl &s, const ForceStep &c, const Pair &pair)
     {
       auto kernel = c.ev ? pair_forces_kernel<Pair, true> : pair_forces_kernel<Pair, false>;
+      if (c.box.img_bits)    // small box: explicit images
+        kernel =
+            c.ev ? pair_forces_kernel<Pair, true, true> : pair_forces_kernel<Pair, false, true>;
       kernel<<<c.nb, BLOCK>>>(s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(),
                               c.special_lj, c.force, c.ev_out, s.err.get());
       MESOGPU_CUDA_LAUNCH_CHECK();

@@ -130,19 +130,10 @@ namespace cuda {
   void Engine::change_box(const double lo[3], const double hi[3])
   {
     Impl &s = *impl;
-    for (int d = 0; d < 3; ++d) {
-      const double prd = hi[d] - lo[d];
-      // the list takes one periodic image of each neighbour (minimum image)
-      if (s.cutneighmax > 0.0 && !(prd >= 2.0 * s.cutneighmax)) {
-        std::ostringstream m;
-        m << "the box length in "
-          << "xyz"[d] << " became " << prd
-          << ", below 2 x (cutoff + skin) = " << 2.0 * s.cutneighmax
-          << ": the device neighbour list takes one periodic image of each neighbour (start "
-             "from a larger box, or run on the host)";
-        throw std::runtime_error(m.str());
-      }
-    }
+    // a periodic edge that falls below 2 x (cutoff + skin) needs the list with explicit
+    // images (neighbor/boundary.cu): a list built with minimum images is built again now
+    for (int d = 0; d < 3; ++d)
+      if (s.periodic(d) && s.img_bits == 0 && hi[d] - lo[d] < 2.0 * s.cutneighmax) s.built = false;
     for (int d = 0; d < 3; ++d) {
       s.lo[d] = lo[d];
       s.hi[d] = hi[d];

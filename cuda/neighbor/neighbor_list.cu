@@ -25,9 +25,10 @@ namespace cuda {
       if (dx * dx + dy * dy + dz * dz > triggersq) *flag = 1;    // benign race: all write 1
     }
 
-    // Domain::pbc() of LAMMPS for an orthogonal box, then the atomic slot claim of the
-    // cell list (one thread per atom). Overflowing atoms are only counted: the host grows
-    // the capacity and bins again.
+    // Domain::pbc() of LAMMPS for an orthogonal box (periodic dimensions), then the
+    // atomic slot claim of the cell list (one thread per atom). Overflowing atoms are only
+    // counted: the host grows the capacity and bins again. Atoms outside a non-periodic
+    // side are counted as lost (status[3]).
     __global__ void wrap_and_bin_kernel(int n, acc *x0, acc *x1, acc *x2, int *im0, int *im1,
                                         int *im2, acc *h0, acc *h1, acc *h2, PosType<real> *pos,
                                         BoxD box, int3 ncell, int *cell_of, int *cell_count,
@@ -43,7 +44,11 @@ namespace cuda {
       for (int d = 0; d < 3; ++d) {
         acc x = xs[d][i];
         const acc hi = box.lo[d] + box.prd[d];
-        if (x < box.lo[d]) {
+        if (!box.periodic[d]) {
+          // outside a fixed (or shrink-wrapped: never, the box was just reset) side: lost,
+          // as Comm::exchange() drops it on one rank
+          if (x < box.lo[d] || x >= hi) atomicAdd(&status[3], 1);
+        } else if (x < box.lo[d]) {
           x += box.prd[d];
           ims[d][i] -= 1;
           if (x >= hi) x = box.lo[d];    // LAMMPS: x = MAX(x, lo) after the shift
@@ -107,12 +112,17 @@ namespace cuda {
       const int *speci = special ? special + (size_t) i * maxspecial : nullptr;
       const int sflag[4] = {special_flag.x, special_flag.y, special_flag.z, special_flag.w};
       int count = 0;
-      // the 27 surrounding cells; with 2 cells in a dimension the offsets -1 and +1 name
-      // the same cell, so that dimension visits 2 (a box of 2 to 3 cutoffs)
-      const int hx = ncell.x > 2 ? 1 : 0, hy = ncell.y > 2 ? 1 : 0, hz = ncell.z > 2 ? 1 : 0;
-      for (int dz = -1; dz <= hz; ++dz)
-        for (int dy = -1; dy <= hy; ++dy)
-          for (int dx = -1; dx <= hx; ++dx) {
+      // the 27 surrounding cells; with 2 cells in a periodic dimension the offsets -1 and
+      // +1 name the same cell, so that dimension visits 2 (a box of 2 to 3 cutoffs); a
+      // non-periodic dimension stops at its first and last cell (no wrap, no duplicates)
+      const int lx = box.periodic[0] || cx > 0 ? -1 : 0, ly = box.periodic[1] || cy > 0 ? -1 : 0,
+                lz = box.periodic[2] || cz > 0 ? -1 : 0;
+      const int hx = box.periodic[0] ? (ncell.x > 2 ? 1 : 0) : (cx < ncell.x - 1 ? 1 : 0),
+                hy = box.periodic[1] ? (ncell.y > 2 ? 1 : 0) : (cy < ncell.y - 1 ? 1 : 0),
+                hz = box.periodic[2] ? (ncell.z > 2 ? 1 : 0) : (cz < ncell.z - 1 ? 1 : 0);
+      for (int dz = lz; dz <= hz; ++dz)
+        for (int dy = ly; dy <= hy; ++dy)
+          for (int dx = lx; dx <= hx; ++dx) {
             const int ox = (cx + dx + ncell.x) % ncell.x, oy = (cy + dy + ncell.y) % ncell.y,
                       oz = (cz + dz + ncell.z) % ncell.z;
             const int oc = (oz * ncell.y + oy) * ncell.x + ox;
@@ -151,6 +161,89 @@ namespace cuda {
       if (count > nbr_cap) atomicMax(&status[1], count);
     }
 
+    // Small periodic boxes: every image of every neighbour within cutoff + skin, with its
+    // image code above the index bits (BoxD). The stencil runs over the unfolded cell
+    // lattice (cell c + s nc is cell c of image s), so each (cell, image) pair is visited
+    // once for any box size; non-periodic dimensions stop at their first and last cell.
+    // A special pair farther apart than half a periodic box counts as a normal pair, as
+    // LAMMPS's Domain::minimum_image_check() makes it in the npair builders.
+    __global__ void build_neighbors_images_kernel(
+        int n, const PosType<real> *pos, BoxD box, int3 ncell, int3 reach, const int *cell_of,
+        const int *cell_count, const int *cell_atoms, const PosType<real> *cell_pos, int cell_cap,
+        const real *cutneighsq, int ntp1, const int *nspecial, const int *special, int maxspecial,
+        int4 special_flag, ExclusionD ex, int *nnbr, int *nbr, int nbr_cap, int *status)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const PosType<real> pi = pos[i];
+      const int cell = cell_of[i];
+      const int c[3] = {cell % ncell.x, (cell / ncell.x) % ncell.y, cell / (ncell.x * ncell.y)};
+      const int nc[3] = {ncell.x, ncell.y, ncell.z}, r[3] = {reach.x, reach.y, reach.z};
+      int lo[3], hi[3];
+      for (int d = 0; d < 3; ++d) {
+        lo[d] = box.periodic[d] ? c[d] - r[d] : max(c[d] - 1, 0);
+        hi[d] = box.periodic[d] ? c[d] + r[d] : min(c[d] + 1, nc[d] - 1);
+      }
+      const int *nsi = nspecial ? nspecial + 3 * (size_t) i : nullptr;
+      const int ns0 = nsi ? nsi[0] : 0, ns1 = nsi ? nsi[1] : 0, ns2 = nsi ? nsi[2] : 0;
+      const int *speci = special ? special + (size_t) i * maxspecial : nullptr;
+      const int sflag[4] = {special_flag.x, special_flag.y, special_flag.z, special_flag.w};
+      const real half[3] = {real(0.5) * box.prd_r[0], real(0.5) * box.prd_r[1],
+                            real(0.5) * box.prd_r[2]};
+      int count = 0;
+      for (int uz = lo[2]; uz <= hi[2]; ++uz)
+        for (int uy = lo[1]; uy <= hi[1]; ++uy)
+          for (int ux = lo[0]; ux <= hi[0]; ++ux) {
+            const int u[3] = {ux, uy, uz};
+            int w[3], sh[3];
+            for (int d = 0; d < 3; ++d) {
+              w[d] = ((u[d] % nc[d]) + nc[d]) % nc[d];
+              sh[d] = (u[d] - w[d]) / nc[d];    // image of the unfolded cell
+            }
+            const int code =
+                (sh[0] + box.img_k[0]) +
+                box.img_n[0] * ((sh[1] + box.img_k[1]) + box.img_n[1] * (sh[2] + box.img_k[2]));
+            const bool self_image = sh[0] == 0 && sh[1] == 0 && sh[2] == 0;
+            const real ox = static_cast<real>(sh[0]) * box.prd_r[0],
+                       oy = static_cast<real>(sh[1]) * box.prd_r[1],
+                       oz = static_cast<real>(sh[2]) * box.prd_r[2];
+            const int oc = (w[2] * ncell.y + w[1]) * ncell.x + w[0];
+            const int m = min(cell_count[oc], cell_cap);
+            const int *atoms = cell_atoms + (size_t) oc * cell_cap;
+            const PosType<real> *cpos = cell_pos + (size_t) oc * cell_cap;
+            for (int k = 0; k < m; ++k) {
+              const PosType<real> pj = cpos[k];
+              const real ddx = (pi.x - pj.x) - ox, ddy = (pi.y - pj.y) - oy,
+                         ddz = (pi.z - pj.z) - oz;
+              const real rsq = ddx * ddx + ddy * ddy + ddz * ddz;
+              if (rsq > cutneighsq[pi.type * ntp1 + pj.type]) continue;
+              const int j = atoms[k];
+              if (j == i && self_image) continue;
+              if (ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) continue;
+              int entry = j | (code << box.img_bits);
+              if (ns2) {
+                int which = 0;
+                for (int s = 0; s < ns2; ++s)
+                  if (speci[s] == j) {
+                    which = (s < ns0) ? 1 : (s < ns1) ? 2 : 3;
+                    break;
+                  }
+                const bool far = (box.periodic[0] && fabs(ddx) > half[0]) ||
+                                 (box.periodic[1] && fabs(ddy) > half[1]) ||
+                                 (box.periodic[2] && fabs(ddz) > half[2]);
+                if (which && !far) {
+                  if (sflag[which] == 0) continue;
+                  if (sflag[which] == 2) entry ^= which << SBBITS;
+                }
+              }
+              if (count < nbr_cap) nbr[(size_t) count * n + i] = entry;
+              ++count;
+            }
+          }
+      nnbr[i] = count;
+      if (count > nbr_cap) atomicMax(&status[1], count);
+    }
+
   }    // namespace
 
   void Engine::upload_special(const int *nspecial, const int *special, int maxspecial,
@@ -179,38 +272,6 @@ namespace cuda {
   namespace {
     // the cell grid for the current box and cutneighmax (at set_neighbor, and again at a
     // list build after the box changed)
-    void layout_cells(Engine::Impl &s)
-    {
-      const double cutneighmax = s.cutneighmax;
-      for (int d = 0; d < 3; ++d) {
-        const double prd = s.hi[d] - s.lo[d];
-        // the list uses the minimum image: one image of each neighbour within cutoff + skin
-        if (prd < 2.0 * cutneighmax) {
-          std::ostringstream m;
-          m << "box length " << prd << " in dimension "
-            << "xyz"[d] << " is below 2 x (cutoff + skin) = " << 2.0 * cutneighmax
-            << ": the device neighbour list takes one periodic image of each neighbour, and "
-               "here an atom would see two images of the same neighbour (use a larger box, or "
-               "run without the cuda suffix)";
-          throw std::runtime_error(m.str());
-        }
-      }
-      // cells at least cutoff + skin wide; in a dilute system (or with a cutoff small against
-      // the box) coarser cells keep the cell list below ~2 cells per atom: more cells than
-      // atoms only cost memory, and the counts stay in int
-      double nc[3];
-      for (int d = 0; d < 3; ++d) nc[d] = std::floor((s.hi[d] - s.lo[d]) / cutneighmax);
-      const double max_cells = std::min(std::max(27.0, 2.0 * s.n), (double) MAX_ATOMS);
-      while (nc[0] * nc[1] * nc[2] > max_cells && (nc[0] > 2 || nc[1] > 2 || nc[2] > 2)) {
-        const double shrink = std::cbrt(max_cells / (nc[0] * nc[1] * nc[2]));
-        for (int d = 0; d < 3; ++d)
-          nc[d] = std::max(2.0, std::min(nc[d] - 1.0, std::floor(nc[d] * shrink)));
-      }
-      for (int d = 0; d < 3; ++d) s.ncell[d] = static_cast<int>(nc[d]);
-      const int ncells = s.ncell[0] * s.ncell[1] * s.ncell[2];
-      AllocLabel label("the cell list");
-      s.cell_count.resize(ncells);
-    }
   }    // namespace
 
   void Engine::set_neighbor(double cutneighmax, double skin, const std::vector<double> &cutneighsq,
@@ -226,14 +287,17 @@ namespace cuda {
     std::vector<real> c(cutneighsq.begin(), cutneighsq.end());
     s.cutneighsq.upload(c);
     s.box_check = s.grid_stale = false;    // until the box changes during this run
-    layout_cells(s);
+    // the cell grid, and explicit images for periodic boxes below 2 x (cutoff + skin)
+    // (boundary.cu)
+    s.setup_cells();
     const int ncells = s.ncell[0] * s.ncell[1] * s.ncell[2];
     const double per_cell = static_cast<double>(s.n) / ncells;
     if (s.cell_cap == 0) s.cell_cap = static_cast<int>(std::min(2.0 * per_cell + 8, s.n + 1.0));
     if (s.nbr_cap == 0) {
       const double vol = (s.hi[0] - s.lo[0]) * (s.hi[1] - s.lo[1]) * (s.hi[2] - s.lo[2]);
+      // (the sphere counts every image: with explicit images more entries than atoms)
       const double expect = 4.18879 * cutneighmax * cutneighmax * cutneighmax * s.n / vol;
-      s.nbr_cap = static_cast<int>(std::min(1.3 * expect + 16, s.n + 16.0));
+      s.nbr_cap = static_cast<int>(std::min(1.3 * expect + 16, s.nbr_limit()));
     }
     s.ago = 0;
     s.built = false;
@@ -272,7 +336,13 @@ namespace cuda {
   void Engine::build_neighbor_list()
   {
     Impl &s = *impl;
-    if (s.grid_stale) layout_cells(s);    // the box changed: cells at least cutneighmax wide
+    if (s.shrink_wrapped()) {    // Domain::reset_box() at each reneighbouring
+      s.shrink_wrap();
+      s.grid_stale = true;
+    }
+    // the box changed (barostat, shrink-wrap): cells at least cutneighmax wide, images
+    // if a periodic edge fell below 2 x (cutoff + skin)
+    if (s.grid_stale) s.setup_cells();
     s.grid_stale = false;
     for (int d = 0; d < 3; ++d) {    // the box of this build, for the rebuild test
       s.lo_hold[d] = s.lo[d];
@@ -286,14 +356,23 @@ namespace cuda {
     for (;;) {
       s.cell_atoms.resize((size_t) ncells * s.cell_cap);
       s.cell_count.zero();
-      MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get(), 0, 2 * sizeof(int)));
+      MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get(), 0, 4 * sizeof(int)));
       wrap_and_bin_kernel<<<blocks(s.n), BLOCK>>>(
           s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
           s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(), box,
           nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap, s.status.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
       MESOGPU_CUDA_CALL(
-          cudaMemcpy(s.status_host, s.status.get(), sizeof(int), cudaMemcpyDeviceToHost));
+          cudaMemcpy(s.status_host, s.status.get(), 4 * sizeof(int), cudaMemcpyDeviceToHost));
+      if (s.status_host[3] > 0) {
+        std::ostringstream m;
+        m << "lost atoms: " << s.status_host[3] << " atoms left the box through a "
+          << "non-periodic boundary (box " << s.lo[0] << " " << s.hi[0] << ", " << s.lo[1] << " "
+          << s.hi[1] << ", " << s.lo[2] << " " << s.hi[2]
+          << "), as LAMMPS's 'thermo_modify lost error' stops a run (use boundary s or m, or "
+             "walls that keep the atoms inside)";
+        throw std::runtime_error(m.str());
+      }
       if (s.status_host[0] <= s.cell_cap) break;
       // positions were wrapped already: wrapping again is a no-op, so retrying is safe
       s.cell_cap = static_cast<int>(
@@ -329,19 +408,27 @@ namespace cuda {
       // nbr_cap entries per atom, column-major: 64-bit size (past 2^31 at ~30 M LJ atoms)
       s.nbr.resize((size_t) s.nbr_cap * s.n);
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 1, 0, sizeof(int)));
-      build_neighbors_kernel<<<blocks(s.n), BLOCK>>>(
-          s.n, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(),
-          s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
-          s.maxspecial ? s.nspecial.get() : nullptr, s.maxspecial ? s.special.get() : nullptr,
-          s.maxspecial, sflag, s.exclusion_view(), s.nnbr.get(), s.nbr.get(), s.nbr_cap,
-          s.status.get());
+      if (s.img_bits)    // a periodic box below 2 x (cutoff + skin): explicit images
+        build_neighbors_images_kernel<<<blocks(s.n), BLOCK>>>(
+            s.n, s.pos.get(), box, nc, make_int3(s.img_reach[0], s.img_reach[1], s.img_reach[2]),
+            s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_pos.get(), s.cell_cap,
+            s.cutneighsq.get(), s.ntp1(), s.maxspecial ? s.nspecial.get() : nullptr,
+            s.maxspecial ? s.special.get() : nullptr, s.maxspecial, sflag, s.exclusion_view(),
+            s.nnbr.get(), s.nbr.get(), s.nbr_cap, s.status.get());
+      else
+        build_neighbors_kernel<<<blocks(s.n), BLOCK>>>(
+            s.n, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(),
+            s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
+            s.maxspecial ? s.nspecial.get() : nullptr, s.maxspecial ? s.special.get() : nullptr,
+            s.maxspecial, sflag, s.exclusion_view(), s.nnbr.get(), s.nbr.get(), s.nbr_cap,
+            s.status.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
       MESOGPU_CUDA_CALL(
           cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int), cudaMemcpyDeviceToHost));
       if (s.status_host[1] <= s.nbr_cap) break;
       // grow, never truncate; the old list is freed before the new one is allocated
       s.nbr_cap = static_cast<int>(
-          std::min<long long>(s.status_host[1] + s.status_host[1] / 4 + 8, (long long) s.n + 16));
+          std::min<double>(s.status_host[1] + s.status_host[1] / 4 + 8, s.nbr_limit()));
     }
     s.ago = 0;
     s.built = true;

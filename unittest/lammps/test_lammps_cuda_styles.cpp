@@ -150,10 +150,36 @@ TEST(CudaStyles, SetupNamesStylesWithoutDevicePart)
   {
     Lmp l;
     l.lj();
-    l.cmd("change_box all boundary p p f");
+    l.cmd("change_box all triclinic");
     l.cmd("run_style verlet/cuda");
     std::string m = l.error_of("run 1");
-    EXPECT_NE(m.find("needs a box periodic in x, y and z"), std::string::npos) << m;
+    EXPECT_NE(m.find("supports orthogonal boxes only"), std::string::npos) << m;
+  }
+  {
+    // non-periodic and shrink-wrapped boundaries run; a fix that changes the box does not
+    Lmp l;
+    l.lj();
+    l.cmd("change_box all boundary s s p");
+    l.cmd("fix def all deform 1 z scale 1.01");
+    l.cmd("run_style verlet/cuda");
+    std::string m = l.error_of("run 1");
+    EXPECT_NE(m.find("fix def (style deform) changes the box"), std::string::npos) << m;
+  }
+  {
+    Lmp l;
+    l.lj();
+    l.cmds({"change_box all boundary f f p", "thermo_modify lost ignore", "run_style verlet/cuda"});
+    std::string m = l.error_of("run 1");
+    EXPECT_NE(m.find("lost atoms always stop a device run"), std::string::npos) << m;
+  }
+  {
+    Lmp l;
+    l.cmds({"units lj", "dimension 2", "atom_style atomic", "lattice sq 0.8",
+            "region box block 0 5 0 5 -0.5 0.5", "create_box 1 box", "create_atoms 1 box",
+            "mass 1 1.0", "pair_style lj/cut 2.5", "pair_coeff 1 1 1.0 1.0", "fix 1 all nve",
+            "run_style verlet/cuda"});
+    std::string m = l.error_of("run 1");
+    EXPECT_NE(m.find("supports 3d systems only"), std::string::npos) << m;
   }
 }
 
