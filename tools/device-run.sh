@@ -47,6 +47,15 @@ if [ "$WHAT" = tests ] || [ "$WHAT" = all ]; then
     compute-sanitizer --tool memcheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_hybrid" \
       --gtest_filter='-*Trajectory*' >/tmp/memcheck-hybrid.log 2>&1
     echo "memcheck (hybrid) exit $? : $(grep -m1 'ERROR SUMMARY' /tmp/memcheck-hybrid.log)"
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_geometry" \
+      --gtest_filter='*SmallBox*:*Column*:*Template*' >/tmp/memcheck-geometry.log 2>&1
+    echo "memcheck (geometry) exit $? : $(grep -m1 'ERROR SUMMARY' /tmp/memcheck-geometry.log)"
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_table_bonded" \
+      --gtest_filter='*Forces*' >/tmp/memcheck-table.log 2>&1
+    echo "memcheck (table bonded) exit $? : $(grep -m1 'ERROR SUMMARY' /tmp/memcheck-table.log)"
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_npt" \
+      --gtest_filter='*NptIsoFollowsCpu*' >/tmp/memcheck-npt.log 2>&1
+    echo "memcheck (npt) exit $? : $(grep -m1 'ERROR SUMMARY' /tmp/memcheck-npt.log)"
     compute-sanitizer --tool racecheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_resident" \
       --gtest_filter='GpuResident.ForcesTableR2*:GpuResident.ForcesMDSCF*' >/tmp/racecheck.log 2>&1
     echo "racecheck exit $? : $(grep -m1 'RACECHECK SUMMARY\|ERROR SUMMARY' /tmp/racecheck.log)"
