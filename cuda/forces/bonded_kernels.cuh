@@ -27,7 +27,8 @@ namespace cuda {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
       const PosType<real> pi = pos[i];
-      acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      acc fx, fy, fz, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      fout.start(i, fx, fy, fz);
       const int m = nbond[i];
       const int *pk = partner + i, *tk = btype + i;    // column-major: entry k at [k n + i]
       for (int k = 0; k < m; ++k, pk += n, tk += n) {
@@ -69,7 +70,8 @@ namespace cuda {
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
-      acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      acc fx, fy, fz, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      fout.start(i, fx, fy, fz);
       const int m = nangle[i];
       const int4 *ak = angle + i;
       for (int k = 0; k < m; ++k, ak += n) {
@@ -119,7 +121,8 @@ namespace cuda {
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
-      acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      acc fx, fy, fz, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      fout.start(i, fx, fy, fz);
       const int m = ndihedral[i];
       const int4 *ak = atoms + i;
       const int *tk = dtype + i;

@@ -27,7 +27,9 @@ namespace cuda {
       const PosType<real> pi = pos[i];
       const real4 oi = orient[i];
       const real ni[3] = {oi.x, oi.y, oi.z};
-      acc fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      acc fx, fy, fz, tx, ty, tz, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      fout.start(i, fx, fy, fz);
+      tout.start(i, tx, ty, tz);
       const int m = nnbr[i];
       const int *nb = nbr + i;    // entry k at nb[k n]: a 64-bit pointer step, no int product
       for (int k = 0; k < m; ++k, nb += n) {

@@ -37,7 +37,8 @@ namespace cuda {
       if (i >= n) return;
       const PosType<real> pi = pos[i];
       const auto ai = pair.load_i(i);
-      acc fx = 0, fy = 0, fz = 0, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      acc fx, fy, fz, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      fout.start(i, fx, fy, fz);
       const int m = nnbr[i];
       const int *nb = nbr + i;    // entry k at nb[k n]: a 64-bit pointer step, no int product
       for (int k = 0; k < m; ++k, nb += n) {
