@@ -14,6 +14,7 @@ export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 RUNS=(
   "melt|table_r2|in.melt||"
   "check|table_r2|in.check||"
+  "bonded|table_r2|in.bonded||"
   "blend|mdscf/blend|in.blend||"
   "diblock|mdscf/diblock|in.diblock||"
   "dppc|mdscf/dppc|in.dppc||$PY make_dppc.py --lipids 208 --water 1600 --box 81.6 81.6 62.6 -o dppc.data"
