@@ -454,7 +454,7 @@ TEST(LammpsRigidSingle, RestartContinues)
 // plain bead is translated by velocity Verlet: the same as fix nve moving it
 TEST(LammpsRigidSingle, HybridBondedPlainBeads)
 {
-  State st[2];
+  State st[2], st0;
   for (int k = 0; k < 2; ++k) {
     LmpSession s;
     s.cmds({"units lj",
@@ -486,12 +486,19 @@ TEST(LammpsRigidSingle, HybridBondedPlainBeads)
       s.cmd("fix 1 rods nve/rigid/single inertia 1 0.2 0.4 0.4");
       s.cmd("fix 2 beads nve");
     }
+    if (k == 0) {
+      s.cmd("run 0");
+      st0 = state_of(s.lmp);
+    }
     s.cmd("run 300");
     st[k] = state_of(s.lmp);
   }
   const Diff d = diff(st[0], st[1]);
   EXPECT_EQ(d.max(), 0.0);
-  EXPECT_GT(std::fabs(st[0][1].q[0] - st[0][3].q[0]), 0.0);
+  // the rods turned, the plain bead moved
+  EXPECT_GT(std::fabs(st[0][1].q[0] - st0[1].q[0]), 1e-3);
+  EXPECT_GT(std::fabs(st[0][3].q[1] - st0[3].q[1]), 1e-3);
+  EXPECT_GT(std::fabs(st[0][2].x[0] - st0[2].x[0]), 1e-3);
 }
 
 // 'dipole yes' (atom_style hybrid ellipsoid dipole): mu = |mu| times body z in the lab
