@@ -10,6 +10,7 @@
 #include "cuda/device_styles.h"
 #include "fix_leapfrog_aniso.h"
 #include "fix_mdscf.h"
+#include "fix_nve_rigid_single.h"
 #include "mesogpu_info.h"
 #include "pair_soft_aniso.h"
 #include "pair_table_r2.h"
@@ -114,6 +115,9 @@ const StyleEntry styles[] = {
                              "particles (n = mu/|mu|), optional Berendsen"),
     style2<FixMDSCF>("fix", "mdscf",
                      "mesogpu: hybrid particle-field MD (MD-SCF): density-field forces on a grid"),
+    style2<FixNVERigidSingle>("fix", "nve/rigid/single",
+                              "mesogpu: single-site rigid bodies (quaternion, per-type inertia), "
+                              "NO_SQUISH or DLM rotation"),
 
 #ifdef MESOGPU_HAVE_CUDA
     style1<PairLJCutCuda>("pair", "lj/cut/cuda", "mesogpu: lj/cut resident on the GPU"),
