@@ -120,8 +120,8 @@ class SsdLammps : public ::testing::Test {
     st.ecoul = s->thermo("ecoul");
     const char *p[6] = {"pxx", "pyy", "pzz", "pxy", "pxz", "pyz"};
     for (int k = 0; k < 6; ++k) st.press[k] = s->thermo(p[k]);
-    st.f.assign(3 * a->natoms, 0.0);
-    st.t.assign(3 * a->natoms, 0.0);
+    st.f.assign(3 * a->map_tag_max, 0.0);    // by tag (tags may have gaps)
+    st.t.assign(3 * a->map_tag_max, 0.0);
     for (int i = 0; i < a->nlocal; ++i)
       for (int d = 0; d < 3; ++d) {
         st.f[3 * (a->tag[i] - 1) + d] = a->f[i][d];
@@ -486,6 +486,36 @@ TEST_F(SsdLammps, HybridAtomStyleAndSpecialBonds)
   EXPECT_NEAR(bonded.evdwl, 0.5 * free.evdwl, 1e-12 * std::fabs(free.evdwl));
   EXPECT_NEAR(bonded.ecoul, 0.25 * free.ecoul, 1e-12 * std::fabs(free.ecoul));
   EXPECT_NEAR(free.pe, free.evdwl + free.ecoul, 1e-12 * std::fabs(free.pe));
+}
+
+TEST_F(SsdLammps, SubStyleOfPairHybrid)
+{
+  // water (type 1, ssd) among plain LJ particles without an orientation (type 2, no ellipsoid
+  // bonus) whose LJ is switched off: the hybrid energy is that of the water alone
+  lattice("on", 2);
+  cmd("pair_style hybrid ssd 6.0 elec rf 80 lj/cut 6.0");
+  cmd("pair_coeff 1 1 ssd ssd/rf");
+  cmd("pair_coeff 1 2 lj/cut 0.0 3.0");
+  cmd("pair_coeff 2 2 lj/cut 0.0 3.0");
+  cmd("set type 2 shape 0 0 0");    // removes the bonus: no orientation
+  const State mixed = run0();
+  cmd("clear");
+  lattice("on", 2);
+  cmd("group lj type 2");
+  cmd("delete_atoms group lj compress no");
+  cmd("pair_style ssd 6.0 elec rf 80");
+  cmd("pair_coeff * * ssd/rf");
+  const State water = run0();
+  EXPECT_GT(std::fabs(water.pe), 1.0);
+  EXPECT_NEAR(mixed.pe, water.pe, 1e-11 * std::fabs(water.pe));
+  EXPECT_NEAR(mixed.ecoul, water.ecoul, 1e-11 * std::fabs(water.ecoul));
+  double big = 0;
+  for (size_t k = 0; k < water.t.size(); ++k) {
+    EXPECT_NEAR(mixed.t[k], water.t[k], 1e-11 * (1 + std::fabs(water.t[k])));
+    EXPECT_NEAR(mixed.f[k], water.f[k], 1e-11 * (1 + std::fabs(water.f[k])));
+    big = std::max(big, std::fabs(water.t[k]));
+  }
+  EXPECT_GT(big, 1.0);
 }
 
 TEST_F(SsdLammps, RestartRoundTrip)
