@@ -451,6 +451,78 @@ TEST_F(SsdLammps, OpenMdDimerFrameGivesTheEvaluatorsEnergy)
   }
 }
 
+TEST_F(SsdLammps, AnnealedSsdEDimerIsOpenMdsHydrogenBond)
+{
+  // two SSD/E molecules from random orientations, annealed at T = 0 by LAMMPS's own
+  // integrator (fix nve/asphere + fix langevin with angmom friction): the torques must turn
+  // the molecules downhill. OpenMD's sample samples/water/dimer anneals the same model to an
+  // O-O distance of 2.67 A (see unittest/units/test_ssd.cpp; software documentation, hence the
+  // loose tolerance). The end point is stationary, and its energy is below that of OpenMD's
+  // annealed frame evaluated with the evaluator (-7.90 kcal/mol; it lies in the same basin).
+  cmd("units real");
+  cmd("atom_style ellipsoid");
+  cmd("atom_modify map array");
+  cmd("boundary f f f");
+  cmd("region box block -10 10 -10 10 -10 10");
+  cmd("create_box 1 box");
+  cmd("create_atoms 1 single 0 0 0 units box");
+  cmd("create_atoms 1 single 2.9 0.3 -0.4 units box");
+  cmd("set type 1 shape 0.002 1.13236 0.82595");    // SSD's inertia (doc/pair_ssd.md)
+  cmd("set type 1 mass 18.0153");
+  cmd("set atom 1 quat/random 11");
+  cmd("set atom 2 quat/random 12");
+  cmd("pair_style ssd 9.0");
+  cmd("pair_coeff 1 1 ssd/e");
+  cmd("fix 1 all nve/asphere");
+  cmd("fix 2 all langevin 0.0 0.0 50.0 4471 angmom 3.0");
+  cmd("timestep 1.0");
+  cmd("thermo_style custom step pe");
+  cmd("run 0 post no");
+  const double e0 = s->thermo("pe");
+  EXPECT_GT(e0, 0.0);    // a repulsive start
+  cmd("run 20000 post no");
+  cmd("unfix 2");
+  const State st = run0();
+  auto *a = lmp()->atom;
+  const int i = a->map(1), j = a->map(2);
+  double r[3], fmax = 0, tmax = 0;
+  for (int d = 0; d < 3; ++d) r[d] = a->x[j][d] - a->x[i][d];
+  const double roo = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+  for (size_t k = 0; k < st.f.size(); ++k) {
+    fmax = std::max(fmax, std::fabs(st.f[k]));
+    tmax = std::max(tmax, std::fabs(st.t[k]));
+  }
+  EXPECT_NEAR(roo, 2.67, 0.02);
+  EXPECT_LT(fmax, 1e-8);
+  EXPECT_LT(tmax, 1e-8);
+  EXPECT_LT(st.pe, -7.90);
+  // the style's energy is the evaluator's at the end point
+  const Params p =
+      make_ssd_params<double>(SsdSet::ssde, SsdLj::cut, 9.0, SsdElectrostatics::cut, 9.0, 80.0);
+  double ai[9], aj[9], ev, ec, fj[3], ti[3], tj[3];
+  quat_to_body_frame(quat(i), ai);
+  quat_to_body_frame(quat(j), aj);
+  ASSERT_TRUE(ssd_pair(p, r, ai, aj, ev, ec, fj, ti, tj));
+  EXPECT_NEAR(st.pe, ev + ec, 1e-12 * std::fabs(ev + ec));
+  // a minimum: turning either molecule a little about any axis raises the energy
+  for (int m : {i, j}) {
+    double *q = quat(m);
+    const double q0[4] = {q[0], q[1], q[2], q[3]};
+    for (int k = 0; k < 3; ++k)
+      for (double phi : {-1e-3, 1e-3}) {
+        const double c = std::cos(phi / 2), sn = std::sin(phi / 2);
+        double dq[4] = {c, 0, 0, 0};
+        dq[1 + k] = sn;
+        q[0] = dq[0] * q0[0] - dq[1] * q0[1] - dq[2] * q0[2] - dq[3] * q0[3];
+        q[1] = dq[0] * q0[1] + dq[1] * q0[0] + dq[2] * q0[3] - dq[3] * q0[2];
+        q[2] = dq[0] * q0[2] - dq[1] * q0[3] + dq[2] * q0[0] + dq[3] * q0[1];
+        q[3] = dq[0] * q0[3] + dq[1] * q0[2] - dq[2] * q0[1] + dq[3] * q0[0];
+        EXPECT_GT(run0().pe, st.pe) << "molecule " << m << " axis " << k << " phi " << phi;
+      }
+    for (int n = 0; n < 4; ++n) q[n] = q0[n];
+  }
+}
+
 TEST_F(SsdLammps, HybridAtomStyleAndSpecialBonds)
 {
   // atom_style hybrid bond ellipsoid; two molecules joined by a (zero) bond: special_bonds
