@@ -4,7 +4,7 @@
    pairs with the minimum image that calls nothing but src/physics/ssd.h with parameters built
    here from the named sets (not from the style), Newton's third law and the angular momentum
    of a free cluster, newton on against off, special bonds, restart and data-file round trips,
-   and the errors a user sees for bad commands. */
+   the annealed SSD/E dimer; the errors a user sees are in test_lammps_ssd_errors.cpp. */
 
 #include "atom.h"
 #include "atom_vec_ellipsoid.h"
@@ -403,6 +403,29 @@ TEST_F(SsdLammps, MixturesMixAsTheEvaluatorAndLjOverridesTheUnlikePair)
     EXPECT_GT(std::fabs(over.evdwl - mixed.evdwl), 1e-3);
     cmd("clear");
   }
+  // pair_modify mix geometric: sigma_12 = sqrt(sigma_1 sigma_2); type 2 is SSD/E with
+  // sigma = 3.5 (arithmetic 3.2755, geometric 3.2677)
+  lattice("on", 2);
+  cmd(style);
+  cmd("pair_coeff 1 1 ssd");
+  cmd("pair_coeff 2 2 custom 3.5 0.152 2.42 3.90 3.90 0.07715 2.40 3.80 2.75 3.35");
+  cmd("pair_modify mix geometric");
+  const State geo = run0();
+  auto t2 = ssd_type<double>(SsdSet::ssde);
+  t2.sigma = 3.5;
+  const auto t1 = ssd_type<double>(SsdSet::ssd);
+  const State ref3 = reference(L, [&](int a, int b) {
+    Params p = make_ssd_params<double>(a == 1 ? t1 : t2, b == 1 ? t1 : t2, SsdLj::shift, 5.0,
+                                       SsdElectrostatics::rf_constant, 6.0, EPS_RF);
+    if (a != b) {
+      const double s6 = std::pow(std::sqrt(3.051 * 3.5), 6), ic6 = std::pow(5.0, -6);
+      p.lj1 = 4 * 0.152 * s6 * s6;
+      p.lj2 = 4 * 0.152 * s6;
+      p.lj_offset = ic6 * (p.lj1 * ic6 - p.lj2);
+    }
+    return p;
+  });
+  expect_matches(geo, ref3, 1e-11, "mix geometric");
 }
 
 TEST_F(SsdLammps, OpenMdDimerFrameGivesTheEvaluatorsEnergy)
@@ -647,109 +670,6 @@ TEST_F(SsdLammps, DataFileRoundTrip)
     EXPECT_LE(d4, 1e-13 * scale) << mode;
     cmd("clear");
   }
-}
-
-TEST_F(SsdLammps, CommandErrorsNameTheProblem)
-{
-  cmd("units real");
-  cmd("atom_style ellipsoid");
-  cmd("region box block 0 12 0 12 0 12");
-  cmd("create_box 2 box");
-  auto has = [&](const std::string &c, const std::string &want) {
-    const std::string msg = s->error_of(c);
-    EXPECT_NE(msg.find(want), std::string::npos) << c << " -> '" << msg << "'";
-  };
-  has("pair_style ssd", "expected 'pair_style ssd coul_cut");
-  has("pair_style ssd 0", "coul_cut = 0 must be > 0");
-  has("pair_style ssd -9", "coul_cut = -9 must be > 0");
-  has("pair_style ssd 9 lj_cut -1", "lj_cut = -1 must be > 0");
-  has("pair_style ssd 9 lj_cut", "keyword lj_cut needs a value");
-  has("pair_style ssd 9 ljmode switched", "unknown ljmode 'switched' (allowed: cut, shift)");
-  has("pair_style ssd 9 elec rf", "'elec rf' needs the reaction-field dielectric constant");
-  has("pair_style ssd 9 elec rf 0.5", "eps_rf = 0.5 must be >= 1");
-  has("pair_style ssd 9 elec dsf 0.2", "unknown electrostatics 'dsf'");
-  has("pair_style ssd 9 cutoff 3", "unknown keyword 'cutoff'");
-  cmd("pair_style ssd 9.0");
-  has("pair_coeff 1 1", "expected 'pair_coeff I I ssd|ssd1|ssd/e|ssd/rf'");
-  has("pair_coeff 1 1 tip3p", "unknown parameter set 'tip3p' (allowed: ssd, ssd1, ssd/e, ssd/rf");
-  has("pair_coeff 1 1 ssd 9.0", "expected 'pair_coeff I I ssd' (3 arguments), got 4");
-  has("pair_coeff 1 2 ssd", "I and J must be the same type or range (got 1 2)");
-  has("pair_coeff 1 1 custom 3 0.15 2.35", "expected 'pair_coeff I I custom sigma epsilon mu");
-  has("pair_coeff 1 1 custom 0 0.152 2.35 3.7 3.7 0.077 2.75 3.35 2.75 4.0",
-      "custom sigma = 0 must be > 0");
-  has("pair_coeff 1 1 custom 3 -0.152 2.35 3.7 3.7 0.077 2.75 3.35 2.75 4.0",
-      "custom epsilon = -0.152 must be >= 0");
-  has("pair_coeff 1 1 custom 3 0.152 -2.35 3.7 3.7 0.077 2.75 3.35 2.75 4.0",
-      "custom mu = -2.35 must be >= 0");
-  has("pair_coeff 1 1 custom 3 0.152 2.35 -3.7 3.7 0.077 2.75 3.35 2.75 4.0",
-      "custom nu0 = -3.7 must be >= 0");
-  has("pair_coeff 1 1 custom 3 0.152 2.35 3.7 -1 0.077 2.75 3.35 2.75 4.0",
-      "custom nu0p = -1 must be >= 0");
-  has("pair_coeff 1 1 custom 3 0.152 2.35 3.7 3.7 -0.077 2.75 3.35 2.75 4.0",
-      "custom w0 = -0.077 must be >= 0");
-  has("pair_coeff 1 1 custom 3 0.152 2.35 3.7 3.7 0.077 3.35 3.35 2.75 4.0",
-      "custom rl = 3.35, ru = 3.35: need 0 < rl < ru");
-  has("pair_coeff 1 1 custom 3 0.152 2.35 3.7 3.7 0.077 2.75 3.35 0 4.0",
-      "custom rlp = 0, rup = 4.0: need 0 < rlp < rup");
-  has("pair_coeff 1 1 custom 3 0.152 2.35 3.7 3.7 0.077 2.75 3.35 2.75 x",
-      "Expected floating point parameter");
-  has("pair_coeff 1 1 lj 3 0.1",
-      "'lj' overrides the mixed LJ of unlike pairs I != J; 1 1 names none");
-  has("pair_coeff 1 2 lj 3", "expected 'pair_coeff I J lj sigma epsilon'");
-  has("pair_coeff 1 2 lj 0 0.1", "lj sigma = 0 must be > 0");
-  has("pair_coeff 1 2 lj 3 -0.1", "lj epsilon = -0.1 must be >= 0");
-  has("pair_coeff 1 3 ssd", "Numeric index 3 is out of bounds");
-
-  // cutoffs shorter than the sticky range: SSD's rup = 4.0, SSD/E's ru = 3.8
-  cmd("pair_style ssd 3.9");
-  has("pair_coeff 1 1 ssd", "the cutoffs (coul_cut 3.9, lj_cut 3.9) are shorter than the sticky "
-                            "range max(ru, rup) = 4 of 'ssd'");
-  cmd("pair_style ssd 9.0 lj_cut 3.7");
-  has("pair_coeff 1 1 ssd/e", "shorter than the sticky range max(ru, rup) = 3.8 of 'ssd/e'");
-  cmd("pair_style ssd 9.0");
-  cmd("pair_coeff 1 1 ssd");
-  has("pair_style ssd 3.5", "shorter than the sticky range max(ru, rup) = 4 of type 1");
-
-  // a type without a bonus (no shape, so no quaternion) has no orientation
-  cmd("pair_style ssd 9.0");
-  cmd("pair_coeff * * ssd/e");
-  cmd("create_atoms 1 single 1 1 1 units box");
-  cmd("create_atoms 2 single 4 1 1 units box");
-  cmd("set type * mass 18.0153");
-  cmd("set type 1 shape 1 1 1");
-  cmd("set type 1 quat/random 77");
-  has("run 0", "atom 2 of type 2 has no orientation (no ellipsoid bonus)");
-  cmd("set type 2 shape 1 1 1");
-  EXPECT_EQ(s->error_of("run 0"), "");
-
-  // LAMMPS's energy shift and tail corrections are refused with the alternative named
-  cmd("pair_modify shift yes");
-  has("run 0", "shift the LJ energy with 'pair_style ssd ... ljmode shift'");
-  cmd("pair_modify shift no tail yes");
-  has("run 0", "Pair ssd has no tail correction");
-}
-
-TEST_F(SsdLammps, NeedsUnitsRealAndEllipsoids)
-{
-  cmd("units metal");
-  cmd("atom_style ellipsoid");
-  cmd("region box block 0 12 0 12 0 12");
-  cmd("create_box 1 box");
-  std::string msg = s->error_of("pair_style ssd 9.0");
-  EXPECT_NE(msg.find("Pair style ssd needs 'units real'"), std::string::npos) << msg;
-  cmd("clear");
-  cmd("units real");
-  cmd("atom_style hybrid sphere dipole");
-  cmd("region box block 0 12 0 12 0 12");
-  cmd("create_box 1 box");
-  cmd("create_atoms 1 single 1 1 1 units box");
-  cmd("set type 1 mass 18.0153");
-  cmd("pair_style ssd 9.0");
-  cmd("pair_coeff 1 1 ssd");
-  msg = s->error_of("run 0");
-  EXPECT_NE(msg.find("Pair ssd needs per-particle orientations (ellipsoid quaternions)"),
-            std::string::npos)
-      << msg;
 }
 
 int main(int argc, char **argv)
