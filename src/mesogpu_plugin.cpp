@@ -13,6 +13,7 @@
 #include "fix_nve_rigid_single.h"
 #include "mesogpu_info.h"
 #include "pair_soft_aniso.h"
+#include "pair_ssd.h"
 #include "pair_table_r2.h"
 
 #ifdef MESOGPU_HAVE_CUDA
@@ -108,6 +109,9 @@ const StyleEntry styles[] = {
     style1<PairSoftAniso>(
         "pair", "soft/aniso",
         "mesogpu: one-site soft anisotropic particles (rod, disk, Janus, ABA, BAB)"),
+    style1<PairSSD>("pair", "ssd",
+                    "mesogpu: soft-sticky-dipole water (SSD, SSD1, SSD/E, SSD/RF), ellipsoid "
+                    "quaternions, forces and torques"),
     style1<MesogpuInfo>("command", "mesogpu",
                         "mesogpu: 'mesogpu info' prints the plugin build and visible CUDA devices"),
     style2<FixLeapfrogAniso>("fix", "leapfrog/aniso",
