@@ -12,6 +12,7 @@
 #include "fix_mdscf.h"
 #include "fix_nve_rigid_single.h"
 #include "mesogpu_info.h"
+#include "pair_gb.h"
 #include "pair_soft_aniso.h"
 #include "pair_ssd.h"
 #include "pair_table_r2.h"
@@ -112,6 +113,9 @@ const StyleEntry styles[] = {
     style1<PairSSD>("pair", "ssd",
                     "mesogpu: soft-sticky-dipole water (SSD, SSD1, SSD/E, SSD/RF), ellipsoid "
                     "quaternions, forces and torques"),
+    style1<PairGB>("pair", "gb",
+                   "mesogpu: Gay-Berne of dissimilar uniaxial ellipsoids and spheres (Cleaver "
+                   "1996), per-type-pair parameters, ellipsoid quaternions, forces and torques"),
     style1<MesogpuInfo>("command", "mesogpu",
                         "mesogpu: 'mesogpu info' prints the plugin build and visible CUDA devices"),
     style2<FixLeapfrogAniso>("fix", "leapfrog/aniso",
