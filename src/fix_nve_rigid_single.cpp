@@ -15,15 +15,23 @@
 
 #include "fix_nve_rigid_single.h"
 
+#include "physics/rigid_rotation.h"
+
 #include "atom.h"
 #include "citeme.h"
+#include "comm.h"
+#include "random_mars.h"
 #include "error.h"
 #include "force.h"
 #include "update.h"
 #include "utils.h"
 
+#include <cmath>
+#include <cstring>
+
 using namespace LAMMPS_NS;
 using namespace FixConst;
+namespace phys = mesogpu::physics;
 
 namespace {
 
@@ -67,21 +75,49 @@ FixNVERigidSingle::FixNVERigidSingle(LAMMPS *lmp, int narg, char **arg) :
 
   int iarg = 3;
   while (iarg < narg) {
+    if (strcmp(arg[iarg], "langevin") == 0) {
+      if (iarg + 4 > narg)
+        error->all(FLERR, iarg, "Fix nve/rigid/single: langevin expects 'T Tdamp seed'");
+      t_langevin = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+      tdamp_langevin = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+      seed_langevin = utils::inumeric(FLERR, arg[iarg + 3], false, lmp);
+      if (!(t_langevin >= 0.0) || !std::isfinite(t_langevin))
+        error->all(FLERR, iarg + 1, "Fix nve/rigid/single: langevin T must be >= 0 (got {})",
+                   arg[iarg + 1]);
+      if (!(tdamp_langevin > 0.0) || !std::isfinite(tdamp_langevin))
+        error->all(FLERR, iarg + 2, "Fix nve/rigid/single: langevin Tdamp must be > 0 (got {})",
+                   arg[iarg + 2]);
+      if (seed_langevin <= 0)
+        error->all(FLERR, iarg + 3, "Fix nve/rigid/single: langevin seed must be > 0 (got {})",
+                   arg[iarg + 3]);
+      langevin = true;
+      iarg += 4;
+      continue;
+    }
     const int n = bodies.parse(iarg, narg, arg);
     if (n == 0)
       error->all(FLERR, iarg,
                  "Fix nve/rigid/single: unknown keyword '{}' (allowed: inertia, rotation, "
-                 "dipole)",
+                 "dipole, langevin)",
                  arg[iarg]);
     iarg += n;
   }
+  // one stream per rank, as fix langevin (the noise depends on the rank count)
+  if (langevin) random = new RanMars(lmp, seed_langevin + comm->me);
+}
+
+/* ---------------------------------------------------------------------- */
+
+FixNVERigidSingle::~FixNVERigidSingle()
+{
+  delete random;
 }
 
 /* ---------------------------------------------------------------------- */
 
 int FixNVERigidSingle::setmask()
 {
-  return INITIAL_INTEGRATE | FINAL_INTEGRATE;
+  return INITIAL_INTEGRATE | FINAL_INTEGRATE | (langevin ? POST_FORCE : 0);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -97,9 +133,54 @@ void FixNVERigidSingle::init()
 
 /* ---------------------------------------------------------------------- */
 
-void FixNVERigidSingle::setup(int /*vflag*/)
+void FixNVERigidSingle::setup(int vflag)
 {
   bodies.setup(groupbit);
+  if (langevin) post_force(vflag);    // the first half kick feels the bath, as fix langevin
+}
+
+/* ----------------------------------------------------------------------
+   Langevin bath (fix langevin's forces, with the rotation treated like the translation
+   axis by axis in the body frame, I_k in place of m and L_k in place of m v):
+     f     += -m v / Tdamp / ftm2v + sqrt(m)   sqrt(24 kT / (Tdamp dt mvv2e)) / ftm2v (u - 1/2)
+     tau_k += -L_k / Tdamp / ftm2v + sqrt(I_k) sqrt(24 kT / (Tdamp dt mvv2e)) / ftm2v (u - 1/2)
+   (uniform u: variance 1/12), tau_body turned to the lab; axes with I_k = 0 get nothing
+------------------------------------------------------------------------- */
+
+void FixNVERigidSingle::post_force(int /*vflag*/)
+{
+  double **v = atom->v;
+  double **f = atom->f;
+  double **angmom = atom->angmom;
+  double **torque = atom->torque;
+  const double *rmass = atom->rmass;
+  const double *mass = atom->mass;
+  const int *type = atom->type;
+  const int *mask = atom->mask;
+  const int nlocal = atom->nlocal;
+  const double ftm2v = force->ftm2v;
+  const double noise =
+      std::sqrt(24.0 * force->boltz * t_langevin / (tdamp_langevin * update->dt * force->mvv2e)) /
+      ftm2v;
+  const double fric = 1.0 / (tdamp_langevin * ftm2v);
+
+  for (int i = 0; i < nlocal; ++i) {
+    if (!(mask[i] & groupbit)) continue;
+    const double m = rmass ? rmass[i] : mass[type[i]];
+    const double gm = std::sqrt(m) * noise;
+    for (int d = 0; d < 3; ++d) f[i][d] += -m * fric * v[i][d] + gm * (random->uniform() - 0.5);
+    const double *q = bodies.quat_of(i);
+    if (!q) continue;
+    const double *mom = bodies.inertia[type[i]].data();
+    double lb[3], tb[3], tl[3];
+    phys::rigid_lab_to_body(q, angmom[i], lb);
+    for (int k = 0; k < 3; ++k) {
+      const double u = random->uniform() - 0.5;
+      tb[k] = mom[k] > 0.0 ? -fric * lb[k] + std::sqrt(mom[k]) * noise * u : 0.0;
+    }
+    phys::rigid_body_to_lab(q, tb, tl);
+    for (int d = 0; d < 3; ++d) torque[i][d] += tl[d];
+  }
 }
 
 /* ---------------------------------------------------------------------- */

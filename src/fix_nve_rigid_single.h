@@ -5,7 +5,8 @@
    of inertia. Translation: velocity Verlet. Rotation: half kick of the angular momentum
    with the torque, free rotation by NO_SQUISH (Miller et al. 2002) or DLM (Dullweber,
    Leimkuhler, McLachlan 1997), half kick. Orientation and angular momentum are LAMMPS's
-   atom_style ellipsoid quaternion and atom->angmom.
+   atom_style ellipsoid quaternion and atom->angmom. Optional Langevin bath (keyword
+   langevin) on translation and rotation with the per-type inertia.
    Physics: src/physics/rigid_rotation.h; keywords and the per-atom step:
    src/rigid_single_bodies.h (shared with fix nvt/rigid/single). Docs:
    doc/fix_nve_rigid_single.md.
@@ -22,12 +23,14 @@ namespace LAMMPS_NS {
 class FixNVERigidSingle : public Fix {
  public:
   FixNVERigidSingle(class LAMMPS *, int, char **);
+  ~FixNVERigidSingle() override;
 
   int setmask() override;
   void init() override;
   void setup(int) override;
   void initial_integrate(int) override;
   void final_integrate() override;
+  void post_force(int) override;
   void reset_dt() override;
   double compute_scalar() override;
 
@@ -35,6 +38,11 @@ class FixNVERigidSingle : public Fix {
 
  protected:
   double dtv = 0.0, dtf = 0.0;
+  // optional Langevin thermostat: friction and noise forces and torques (post_force)
+  bool langevin = false;
+  double t_langevin = 0.0, tdamp_langevin = 0.0;
+  int seed_langevin = 0;
+  class RanMars *random = nullptr;
 };
 
 }    // namespace LAMMPS_NS

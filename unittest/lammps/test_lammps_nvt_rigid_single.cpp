@@ -10,6 +10,8 @@
    - the Nose-Hoover chain's conserved quantity pe + KE(trans + rot) + ecouple: its
      fluctuation scales as dt^2;
    - restart: the chain state comes back from the restart file;
+   - fix nve/rigid/single langevin: every axis of an ideal gas of asymmetric and linear
+     bodies gets kT, and equipartition on the Gay-Berne system;
    - bad input. */
 
 #include "atom.h"
@@ -25,6 +27,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <mpi.h>
@@ -310,6 +313,88 @@ TEST(LammpsNvtRigidSingle, RestartKeepsChainState)
   std::remove(file.c_str());
 }
 
+// fix nve/rigid/single langevin, ideal gas of free asymmetric tops (type 1) and linear
+// bodies (type 2), started without rotation: every translational and rotational axis gets
+// <m v_d^2> = <L_k^2 / I_k> = kT (the linear bodies' axis none), per type
+TEST(LammpsNvtRigidSingle, LangevinIdealGasPerAxis)
+{
+  const double T = 1.5, in1[3] = {0.1, 0.25, 0.4}, in2[3] = {0.3, 0.3, 0.0};
+  LmpSession s;
+  s.cmds({"units lj",
+          "atom_style ellipsoid",
+          "atom_modify map array",
+          "lattice sc 0.125",
+          "region box block 0 7 0 7 0 7",
+          "create_box 2 box",
+          "create_atoms 1 box",
+          "set type 1 type/fraction 2 0.5 4321",
+          "set type * shape 1 1 1",
+          "set type 1 mass 1.0",
+          "set type 2 mass 2.0",
+          "set type * quat/random 2718",
+          "velocity all create 0.3 87287 loop geom",
+          "pair_style zero 1.0",
+          "pair_coeff * *",
+          "neighbor 0.3 bin",
+          "thermo 0",
+          "timestep 0.005",
+          "fix 1 all nve/rigid/single inertia 1 0.1 0.25 0.4 inertia 2 0.3 0.3 0 langevin 1.5 "
+          "1.0 4242",
+          "run 2000"});
+  auto *atom = s.lmp->atom;
+  auto *avec = dynamic_cast<LAMMPS_NS::AtomVecEllipsoid *>(atom->style_match("ellipsoid"));
+  // series: per type, 3 translational axes, 3 rotational axes, and |L_z| of linear bodies
+  std::vector<double> series[2][7];
+  for (int k = 0; k < 320; ++k) {
+    s.cmd("run 50 post no");
+    double sum[2][7] = {}, cnt[2] = {};
+    for (int i = 0; i < atom->nlocal; ++i) {
+      const int t = atom->type[i] - 1;
+      const double *in = t == 0 ? in1 : in2;
+      double m[3][3], lb[3];
+      MathExtra::quat_to_mat(avec->bonus[atom->ellipsoid[i]].quat, m);
+      MathExtra::transpose_matvec(m, atom->angmom[i], lb);
+      for (int d = 0; d < 3; ++d) {
+        sum[t][d] += atom->rmass[i] * atom->v[i][d] * atom->v[i][d];
+        if (in[d] > 0) sum[t][3 + d] += lb[d] * lb[d] / in[d];
+      }
+      if (t == 1) sum[t][6] = std::max(sum[t][6], std::fabs(lb[2]));
+      cnt[t] += 1;
+    }
+    for (int t = 0; t < 2; ++t)
+      for (int c = 0; c < 7; ++c) series[t][c].push_back(c < 6 ? sum[t][c] / cnt[t] : sum[t][c]);
+  }
+  const char *names[6] = {"m vx^2", "m vy^2", "m vz^2", "Lx^2/Ix", "Ly^2/Iy", "Lz^2/Iz"};
+  for (int t = 0; t < 2; ++t) {
+    for (int c = 0; c < 6; ++c) {
+      if (t == 1 && c == 5) continue;    // linear body: no spin about its axis
+      const Mean m = block_mean(series[t][c], 10);
+      std::printf("[ info ] langevin ideal gas type %d <%s> = %.4f +- %.4f (kT %.2f)\n", t + 1,
+                  names[c], m.mean, m.err, T);
+      EXPECT_LT(std::fabs(m.mean - T), 4 * m.err + 0.01 * T) << "type " << t + 1 << " " << names[c];
+    }
+  }
+  double lz = 0;
+  for (double x : series[1][6]) lz = std::max(lz, x);
+  EXPECT_LT(lz, 1e-12);    // linear bodies: no spin about the axis
+}
+
+// fix nve/rigid/single langevin on the Gay-Berne system: both temperatures reach T0
+TEST(LammpsNvtRigidSingle, LangevinEquipartition)
+{
+  {
+    LmpSession s;
+    if (!have_gayberne(s)) GTEST_SKIP() << "pair_style gayberne (ASPHERE) not in this LAMMPS";
+  }
+  const Sampled r =
+      sample("fix 1 all nve/rigid/single" + inertia_args() + " langevin 1.3 0.5 4242", 1000, 6000);
+  std::printf("[ info ] nve/rigid/single langevin T0 %.2f: T_trans %.4f +- %.4f, T_rot %.4f +- "
+              "%.4f, pe/N %.4f +- %.4f\n",
+              T0, r.ttrans.mean, r.ttrans.err, r.trot.mean, r.trot.err, r.pe.mean, r.pe.err);
+  EXPECT_LT(std::fabs(r.ttrans.mean - T0), 4 * r.ttrans.err + 0.01 * T0);
+  EXPECT_LT(std::fabs(r.trot.mean - T0), 4 * r.trot.err + 0.01 * T0);
+}
+
 TEST(LammpsNvtRigidSingle, BadInput)
 {
   auto expect_error = [](const std::vector<std::string> &setup, const std::string &last,
@@ -350,6 +435,11 @@ TEST(LammpsNvtRigidSingle, BadInput)
   expect_error(ell, f + "temp 1 1 0.1 inertia * 1 1 1 update dipole", "'/sphere'");
   expect_error(with(ell, f + "temp 1 1 0.1 inertia * 1 1 1 dipole yes"), "run 0",
                "requires atom attribute mu");
+  const std::string g = "fix 1 all nve/rigid/single inertia * 1 1 1 langevin ";
+  expect_error(ell, g + "1 1", "langevin expects 'T Tdamp seed'");
+  expect_error(ell, g + "-1 1 5", "langevin T must be >= 0");
+  expect_error(ell, g + "1 0 5", "langevin Tdamp must be > 0");
+  expect_error(ell, g + "1 1 0", "langevin seed must be > 0");
   expect_error(ell, "compute t all temp/rigid/single inertia * 1 1 1 rotation dlm",
                "unknown keyword 'rotation'");
   expect_error(ell, "compute t all temp/rigid/single inertia 1 0 0 1",
