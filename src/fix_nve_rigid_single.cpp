@@ -8,11 +8,9 @@
                         (q, L) <- free rotation over dt (NO_SQUISH or DLM)
      (forces and torques at t+dt)
      final_integrate    v += dt/2 f/m;  L += dt/2 tau
-   The conjugate momentum p = 2 S(q) (0, R(q)^T L) of NO_SQUISH is formed from L before the
-   free rotation and turned back into L after it (as LAMMPS's fix rigid/nve and CG-DNA's
-   fix nve/dot do): a bijection at fixed q, so the map on (q, L) is the symplectic map on
-   (q, p) up to rounding, and restarts need nothing but the atom arrays. Atoms of the group
-   without a bonus (plain beads) are translated only.
+   The rotation step, keywords and checks are RigidSingleBodies (src/rigid_single_bodies.h),
+   shared with fix nvt/rigid/single. Atoms of the group without a bonus (plain beads) are
+   translated only.
 ------------------------------------------------------------------------- */
 
 #include "fix_nve_rigid_single.h"
@@ -20,8 +18,9 @@
 #include "physics/rigid_rotation.h"
 
 #include "atom.h"
-#include "atom_vec_ellipsoid.h"
 #include "citeme.h"
+#include "comm.h"
+#include "random_mars.h"
 #include "error.h"
 #include "force.h"
 #include "update.h"
@@ -29,8 +28,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <exception>
-#include <string>
 
 using namespace LAMMPS_NS;
 using namespace FixConst;
@@ -60,24 +57,12 @@ const char cite_fix_nve_rigid_single[] =
     " doi = {10.1063/1.474310}\n"
     "}\n\n";
 
-double dot3(const double *a, const double *b)
-{
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-// the body axis k (0..2) in the lab frame: column k of R(q)
-void body_axis(const double *q, int k, double *u)
-{
-  double m[9];
-  phys::quat_to_rotation(q, m);
-  for (int r = 0; r < 3; ++r) u[r] = m[3 * r + k];
-}
-
 }    // namespace
 
 /* ---------------------------------------------------------------------- */
 
-FixNVERigidSingle::FixNVERigidSingle(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg)
+FixNVERigidSingle::FixNVERigidSingle(LAMMPS *lmp, int narg, char **arg) :
+    Fix(lmp, narg, arg), bodies(lmp, "Fix nve/rigid/single")
 {
   if (narg < 3) utils::missing_cmd_args(FLERR, "fix nve/rigid/single", error);
   if (lmp->citeme) lmp->citeme->add(cite_fix_nve_rigid_single);
@@ -88,182 +73,113 @@ FixNVERigidSingle::FixNVERigidSingle(LAMMPS *lmp, int narg, char **arg) : Fix(lm
   extscalar = 1;
   global_freq = 1;
 
-  const int ntypes = atom->ntypes;
-  inertia.assign(ntypes + 1, {0.0, 0.0, 0.0});
-  inertia_set.assign(ntypes + 1, 0);
-  zero_axis.assign(ntypes + 1, -1);
-
   int iarg = 3;
   while (iarg < narg) {
-    if (strcmp(arg[iarg], "inertia") == 0) {
-      if (iarg + 5 > narg)
-        error->all(FLERR, iarg,
-                   "Fix nve/rigid/single: inertia expects '<types> Ixx Iyy Izz' (got {} values)",
-                   narg - iarg - 1);
-      // a type label ('labelmap atom 1 W') stands for its type, as in LAMMPS's commands
-      std::string types = arg[iarg + 1];
-      char *expanded = utils::expand_type(FLERR, types, Atom::ATOM, lmp);
-      if (expanded) types = expanded;
-      delete[] expanded;
-      int lo = -1, hi = -1;
-      try {
-        utils::bounds(FLERR, types, 1, ntypes, lo, hi, nullptr);
-      } catch (std::exception &) {
-        lo = hi = -1;
-      }
-      if (lo < 1 || hi > ntypes || lo > hi)
-        error->all(FLERR, iarg + 1,
-                   "Fix nve/rigid/single: inertia: atom types '{}' are not a type, type label or "
-                   "range within 1-{}",
-                   arg[iarg + 1], ntypes);
-      std::array<double, 3> mom{};
-      int nzero = 0, zaxis = -1;
-      for (int k = 0; k < 3; ++k) {
-        const char *s = arg[iarg + 2 + k];
-        if (!utils::is_double(s))
-          error->all(FLERR, iarg + 2 + k,
-                     "Fix nve/rigid/single: inertia for types {}: '{}' is not a number",
-                     arg[iarg + 1], s);
-        mom[k] = utils::numeric(FLERR, s, false, lmp);
-        if (!(mom[k] >= 0.0) || !std::isfinite(mom[k]))
-          error->all(FLERR, iarg + 2 + k,
-                     "Fix nve/rigid/single: inertia for types {}: principal moment {} must be "
-                     "finite and >= 0 (got {})",
-                     arg[iarg + 1], "xyz"[k], s);
-        if (mom[k] == 0.0) {
-          ++nzero;
-          zaxis = k;
-        }
-      }
-      if (nzero > 1)
-        error->all(FLERR, iarg + 2,
-                   "Fix nve/rigid/single: inertia for types {}: at most one principal moment may "
-                   "be 0 (a linear body); a body with two or three zero moments has no rotation "
-                   "to integrate: leave its type without an ellipsoid bonus (shape 0 0 0)",
+    if (strcmp(arg[iarg], "langevin") == 0) {
+      if (iarg + 4 > narg)
+        error->all(FLERR, iarg, "Fix nve/rigid/single: langevin expects 'T Tdamp seed'");
+      t_langevin = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+      tdamp_langevin = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+      seed_langevin = utils::inumeric(FLERR, arg[iarg + 3], false, lmp);
+      if (!(t_langevin >= 0.0) || !std::isfinite(t_langevin))
+        error->all(FLERR, iarg + 1, "Fix nve/rigid/single: langevin T must be >= 0 (got {})",
                    arg[iarg + 1]);
-      if (nzero == 1) {
-        const double a = mom[(zaxis + 1) % 3], b = mom[(zaxis + 2) % 3];
-        if (std::fabs(a - b) > 1e-12 * std::fmax(a, b))
-          error->all(FLERR, iarg + 2,
-                     "Fix nve/rigid/single: inertia for types {}: with I{} = 0 (a linear body) "
-                     "the two other moments must be equal (got {} and {})",
-                     arg[iarg + 1], "xyz"[zaxis], a, b);
-      }
-      for (int t = lo; t <= hi; ++t) {
-        inertia[t] = mom;
-        inertia_set[t] = 1;
-        zero_axis[t] = zaxis;
-      }
-      iarg += 5;
-    } else if (strcmp(arg[iarg], "rotation") == 0) {
-      if (iarg + 2 > narg)
-        error->all(FLERR, iarg, "Fix nve/rigid/single: rotation expects no_squish or dlm");
-      if (strcmp(arg[iarg + 1], "no_squish") == 0)
-        scheme = Scheme::NO_SQUISH;
-      else if (strcmp(arg[iarg + 1], "dlm") == 0)
-        scheme = Scheme::DLM;
-      else
-        error->all(FLERR, iarg + 1,
-                   "Fix nve/rigid/single: rotation expects no_squish or dlm (got '{}')",
-                   arg[iarg + 1]);
-      iarg += 2;
-    } else if (strcmp(arg[iarg], "dipole") == 0) {
-      if (iarg + 2 > narg)
-        error->all(FLERR, iarg, "Fix nve/rigid/single: dipole expects yes or no");
-      dipole = utils::logical(FLERR, arg[iarg + 1], false, lmp) == 1;
-      iarg += 2;
-    } else {
+      if (!(tdamp_langevin > 0.0) || !std::isfinite(tdamp_langevin))
+        error->all(FLERR, iarg + 2, "Fix nve/rigid/single: langevin Tdamp must be > 0 (got {})",
+                   arg[iarg + 2]);
+      if (seed_langevin <= 0)
+        error->all(FLERR, iarg + 3, "Fix nve/rigid/single: langevin seed must be > 0 (got {})",
+                   arg[iarg + 3]);
+      langevin = true;
+      iarg += 4;
+      continue;
+    }
+    const int n = bodies.parse(iarg, narg, arg);
+    if (n == 0)
       error->all(FLERR, iarg,
                  "Fix nve/rigid/single: unknown keyword '{}' (allowed: inertia, rotation, "
-                 "dipole)",
+                 "dipole, langevin)",
                  arg[iarg]);
-    }
+    iarg += n;
   }
+  // one stream per rank, as fix langevin (the noise depends on the rank count)
+  if (langevin) random = new RanMars(lmp, seed_langevin + comm->me);
+}
+
+/* ---------------------------------------------------------------------- */
+
+FixNVERigidSingle::~FixNVERigidSingle()
+{
+  delete random;
 }
 
 /* ---------------------------------------------------------------------- */
 
 int FixNVERigidSingle::setmask()
 {
-  return INITIAL_INTEGRATE | FINAL_INTEGRATE;
-}
-
-/* ---------------------------------------------------------------------- */
-
-double *FixNVERigidSingle::quat_of(int i)
-{
-  const int j = atom->ellipsoid[i];
-  if (j < 0) return nullptr;
-  return atom->superellipsoid_flag ? avec->bonus_super[j].quat : avec->bonus[j].quat;
+  return INITIAL_INTEGRATE | FINAL_INTEGRATE | (langevin ? POST_FORCE : 0);
 }
 
 /* ---------------------------------------------------------------------- */
 
 void FixNVERigidSingle::init()
 {
-  avec = dynamic_cast<AtomVecEllipsoid *>(atom->style_match("ellipsoid"));
-  if (!avec)
-    error->all(FLERR,
-               "Fix nve/rigid/single requires atom style ellipsoid (or hybrid with ellipsoid): "
-               "the orientation is the ellipsoid quaternion");
-  if (!atom->angmom_flag || !atom->torque_flag)
-    error->all(FLERR, "Fix nve/rigid/single requires atom attributes angmom and torque");
-  if (dipole && !atom->mu_flag)
-    error->all(FLERR,
-               "Fix nve/rigid/single: 'dipole yes' requires atom attribute mu (e.g. atom_style "
-               "hybrid ellipsoid dipole)");
+  bodies.init(groupbit);
   if (utils::strmatch(update->integrate_style, "^respa"))
     error->all(FLERR,
                "Fix nve/rigid/single does not support run_style respa: use run_style verlet");
-
-  // types added after the fix was defined (read_data add ...) have no inertia
-  if ((int) inertia.size() < atom->ntypes + 1) {
-    inertia.resize(atom->ntypes + 1, {0.0, 0.0, 0.0});
-    inertia_set.resize(atom->ntypes + 1, 0);
-    zero_axis.resize(atom->ntypes + 1, -1);
-  }
-
-  // every oriented atom of the group needs the inertia of its type: name the smallest type
-  const int *type = atom->type;
-  const int *mask = atom->mask;
-  const int *ellipsoid = atom->ellipsoid;
-  const int nlocal = atom->nlocal;
-  int bad = atom->ntypes + 1, bad_all;
-  for (int i = 0; i < nlocal; ++i)
-    if ((mask[i] & groupbit) && ellipsoid[i] >= 0 && !inertia_set[type[i]] && type[i] < bad)
-      bad = type[i];
-  MPI_Allreduce(&bad, &bad_all, 1, MPI_INT, MPI_MIN, world);
-  if (bad_all <= atom->ntypes)
-    error->all(FLERR,
-               "Fix nve/rigid/single: atoms of type {} have an orientation (ellipsoid bonus) "
-               "but no inertia: add 'inertia {} Ixx Iyy Izz' to the fix",
-               bad_all, bad_all);
-
-  // dipoles follow the orientation from the first force evaluation on
-  if (dipole)
-    for (int i = 0; i < nlocal; ++i) {
-      if (!(mask[i] & groupbit)) continue;
-      const double *q = quat_of(i);
-      if (q) set_dipole(i, q);
-    }
-
   reset_dt();
 }
 
+/* ---------------------------------------------------------------------- */
+
+void FixNVERigidSingle::setup(int vflag)
+{
+  bodies.setup(groupbit);
+  if (langevin) post_force(vflag);    // the first half kick feels the bath, as fix langevin
+}
+
 /* ----------------------------------------------------------------------
-   start of a run: a linear body has no spin about its axis; drop any such part of angmom
-   (a no-op for a state this fix produced, so runs and restarts continue identically)
+   Langevin bath (fix langevin's forces, with the rotation treated like the translation
+   axis by axis in the body frame, I_k in place of m and L_k in place of m v):
+     f     += -m v / Tdamp / ftm2v + sqrt(m)   sqrt(24 kT / (Tdamp dt mvv2e)) / ftm2v (u - 1/2)
+     tau_k += -L_k / Tdamp / ftm2v + sqrt(I_k) sqrt(24 kT / (Tdamp dt mvv2e)) / ftm2v (u - 1/2)
+   (uniform u: variance 1/12), tau_body turned to the lab; axes with I_k = 0 get nothing
 ------------------------------------------------------------------------- */
 
-void FixNVERigidSingle::setup(int /*vflag*/)
+void FixNVERigidSingle::post_force(int /*vflag*/)
 {
-  const int *mask = atom->mask;
+  double **v = atom->v;
+  double **f = atom->f;
+  double **angmom = atom->angmom;
+  double **torque = atom->torque;
+  const double *rmass = atom->rmass;
+  const double *mass = atom->mass;
   const int *type = atom->type;
+  const int *mask = atom->mask;
   const int nlocal = atom->nlocal;
+  const double ftm2v = force->ftm2v;
+  const double noise =
+      std::sqrt(24.0 * force->boltz * t_langevin / (tdamp_langevin * update->dt * force->mvv2e)) /
+      ftm2v;
+  const double fric = 1.0 / (tdamp_langevin * ftm2v);
+
   for (int i = 0; i < nlocal; ++i) {
-    if (!(mask[i] & groupbit) || zero_axis[type[i]] < 0) continue;
-    const double *q = quat_of(i);
-    if (q) project_spin(i, q);
+    if (!(mask[i] & groupbit)) continue;
+    const double m = rmass ? rmass[i] : mass[type[i]];
+    const double gm = std::sqrt(m) * noise;
+    for (int d = 0; d < 3; ++d) f[i][d] += -m * fric * v[i][d] + gm * (random->uniform() - 0.5);
+    const double *q = bodies.quat_of(i);
+    if (!q) continue;
+    const double *mom = bodies.inertia[type[i]].data();
+    double lb[3], tb[3], tl[3];
+    phys::rigid_lab_to_body(q, angmom[i], lb);
+    for (int k = 0; k < 3; ++k) {
+      const double u = random->uniform() - 0.5;
+      tb[k] = mom[k] > 0.0 ? -fric * lb[k] + std::sqrt(mom[k]) * noise * u : 0.0;
+    }
+    phys::rigid_body_to_lab(q, tb, tl);
+    for (int d = 0; d < 3; ++d) torque[i][d] += tl[d];
   }
 }
 
@@ -273,79 +189,6 @@ void FixNVERigidSingle::reset_dt()
 {
   dtv = update->dt;
   dtf = 0.5 * update->dt * force->ftm2v;
-}
-
-/* ---------------------------------------------------------------------- */
-
-void FixNVERigidSingle::project_spin(int i, const double *q)
-{
-  double u[3];
-  body_axis(q, zero_axis[atom->type[i]], u);
-  double *am = atom->angmom[i];
-  const double s = dot3(am, u);
-  for (int d = 0; d < 3; ++d) am[d] -= s * u[d];
-}
-
-/* ----------------------------------------------------------------------
-   half kick L += dt/2 tau; a linear body takes only the torque normal to its axis
-------------------------------------------------------------------------- */
-
-void FixNVERigidSingle::kick(int i, const double *q)
-{
-  const double *tq = atom->torque[i];
-  double *am = atom->angmom[i];
-  for (int d = 0; d < 3; ++d) am[d] += dtf * tq[d];
-  if (zero_axis[atom->type[i]] >= 0) project_spin(i, q);
-}
-
-/* ---------------------------------------------------------------------- */
-
-void FixNVERigidSingle::set_dipole(int i, const double *q)
-{
-  double *mu = atom->mu[i];
-  double u[3];
-  body_axis(q, 2, u);
-  for (int d = 0; d < 3; ++d) mu[d] = mu[3] * u[d];
-}
-
-/* ----------------------------------------------------------------------
-   free rotation over dt of local atom i
-------------------------------------------------------------------------- */
-
-void FixNVERigidSingle::rotate(int i, double *q)
-{
-  const int t = atom->type[i];
-  const double *mom = inertia[t].data();
-  double *am = atom->angmom[i];
-
-  if (zero_axis[t] >= 0) {
-    // linear body (I_a = 0, the others equal I): with L normal to the axis, omega = L / I,
-    // constant, so the exact flow turns q by dt |L| / I about L (lab frame)
-    const double iperp = mom[(zero_axis[t] + 1) % 3];
-    const double lnorm = std::sqrt(dot3(am, am));
-    if (!(lnorm > 0.0)) return;
-    const double half = 0.5 * dtv * lnorm / iperp;
-    const double c = std::cos(half), s = std::sin(half) / lnorm;
-    const double r[4] = {c, s * am[0], s * am[1], s * am[2]};
-    const double q0[4] = {q[0], q[1], q[2], q[3]};
-    q[0] = r[0] * q0[0] - r[1] * q0[1] - r[2] * q0[2] - r[3] * q0[3];
-    q[1] = r[0] * q0[1] + r[1] * q0[0] + r[2] * q0[3] - r[3] * q0[2];
-    q[2] = r[0] * q0[2] - r[1] * q0[3] + r[2] * q0[0] + r[3] * q0[1];
-    q[3] = r[0] * q0[3] + r[1] * q0[2] - r[2] * q0[1] + r[3] * q0[0];
-    return;
-  }
-
-  if (scheme == Scheme::NO_SQUISH) {
-    double p[4];
-    phys::rigid_p_from_lab_angmom(q, am, p);
-    phys::rigid_free_rotate(q, p, mom, dtv);
-    phys::rigid_lab_angmom(q, p, am);
-  } else {
-    double lb[3];
-    phys::rigid_lab_to_body(q, am, lb);
-    phys::rigid_dlm_free_rotate(q, lb, mom, dtv);
-    phys::rigid_body_to_lab(q, lb, am);
-  }
 }
 
 /* ---------------------------------------------------------------------- */
@@ -369,17 +212,10 @@ void FixNVERigidSingle::initial_integrate(int /*vflag*/)
       v[i][d] += dtfm * f[i][d];
       x[i][d] += dtv * v[i][d];
     }
-    double *q = quat_of(i);
+    double *q = bodies.quat_of(i);
     if (!q) continue;
-    // |q| = 1 to rounding: the scheme keeps |q| but lets rounding walk (~1e-16 a step), and
-    // R(q) of a non-unit q scales by |q|^2, so every L -> p -> L round trip would scale L by
-    // |q|^4 (a systematic drift of L of ~1e-14 a step, measured); renormalising here keeps it
-    // at rounding
-    const double qn = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    for (int k = 0; k < 4; ++k) q[k] /= qn;
-    kick(i, q);
-    rotate(i, q);
-    if (dipole) set_dipole(i, q);
+    bodies.kick(i, q, dtf);
+    bodies.advance(i, q, dtv);
   }
 }
 
@@ -400,8 +236,8 @@ void FixNVERigidSingle::final_integrate()
     if (!(mask[i] & groupbit)) continue;
     const double dtfm = dtf / (rmass ? rmass[i] : mass[type[i]]);
     for (int d = 0; d < 3; ++d) v[i][d] += dtfm * f[i][d];
-    const double *q = quat_of(i);
-    if (q) kick(i, q);
+    const double *q = bodies.quat_of(i);
+    if (q) bodies.kick(i, q, dtf);
   }
 }
 
@@ -412,21 +248,7 @@ void FixNVERigidSingle::final_integrate()
 
 double FixNVERigidSingle::compute_scalar()
 {
-  if (!avec) return 0.0;    // before the first run's init
-  const int *mask = atom->mask;
-  const int *type = atom->type;
-  const int nlocal = atom->nlocal;
-  double ke = 0.0, ke_all = 0.0;
-  for (int i = 0; i < nlocal; ++i) {
-    if (!(mask[i] & groupbit) || !inertia_set[type[i]]) continue;
-    const double *q = quat_of(i);
-    if (!q) continue;
-    double lb[3];
-    phys::rigid_lab_to_body(q, atom->angmom[i], lb);
-    const double *mom = inertia[type[i]].data();
-    for (int k = 0; k < 3; ++k)
-      if (mom[k] > 0.0) ke += lb[k] * lb[k] / (2.0 * mom[k]);
-  }
+  double ke = bodies.kinetic_energy_local(groupbit), ke_all = 0.0;
   MPI_Allreduce(&ke, &ke_all, 1, MPI_DOUBLE, MPI_SUM, world);
   return ke_all * force->mvv2e;
 }

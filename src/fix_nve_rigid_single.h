@@ -5,50 +5,44 @@
    of inertia. Translation: velocity Verlet. Rotation: half kick of the angular momentum
    with the torque, free rotation by NO_SQUISH (Miller et al. 2002) or DLM (Dullweber,
    Leimkuhler, McLachlan 1997), half kick. Orientation and angular momentum are LAMMPS's
-   atom_style ellipsoid quaternion and atom->angmom.
-   Physics: src/physics/rigid_rotation.h. Docs: doc/fix_nve_rigid_single.md.
+   atom_style ellipsoid quaternion and atom->angmom. Optional Langevin bath (keyword
+   langevin) on translation and rotation with the per-type inertia.
+   Physics: src/physics/rigid_rotation.h; keywords and the per-atom step:
+   src/rigid_single_bodies.h (shared with fix nvt/rigid/single). Docs:
+   doc/fix_nve_rigid_single.md.
 ------------------------------------------------------------------------- */
 
 #ifndef MESOGPU_FIX_NVE_RIGID_SINGLE_H
 #define MESOGPU_FIX_NVE_RIGID_SINGLE_H
 
 #include "fix.h"
-
-#include <array>
-#include <vector>
+#include "rigid_single_bodies.h"
 
 namespace LAMMPS_NS {
 
 class FixNVERigidSingle : public Fix {
  public:
-  enum class Scheme { NO_SQUISH, DLM };
-
   FixNVERigidSingle(class LAMMPS *, int, char **);
+  ~FixNVERigidSingle() override;
 
   int setmask() override;
   void init() override;
   void setup(int) override;
   void initial_integrate(int) override;
   void final_integrate() override;
+  void post_force(int) override;
   void reset_dt() override;
   double compute_scalar() override;
 
-  // settings, public so a device part can read them
-  std::vector<std::array<double, 3>> inertia;    // per type, index 1..ntypes, body frame
-  std::vector<char> inertia_set;                 // type given an inertia by the user
-  std::vector<int> zero_axis;    // per type: -1, or the axis (0..2) with I = 0 (linear body)
-  Scheme scheme = Scheme::NO_SQUISH;
-  bool dipole = false;    // set mu = |mu| (body z in the lab) after each rotation
+  RigidSingleBodies bodies;    // inertia, scheme, dipole; public so a device part can read them
 
  protected:
   double dtv = 0.0, dtf = 0.0;
-  class AtomVecEllipsoid *avec = nullptr;
-
-  double *quat_of(int i);    // the quaternion of local atom i, nullptr if it has none
-  void rotate(int i, double *q);
-  void kick(int i, const double *q);
-  void set_dipole(int i, const double *q);
-  void project_spin(int i, const double *q);    // linear body: drop angmom along the axis
+  // optional Langevin thermostat: friction and noise forces and torques (post_force)
+  bool langevin = false;
+  double t_langevin = 0.0, tdamp_langevin = 0.0;
+  int seed_langevin = 0;
+  class RanMars *random = nullptr;
 };
 
 }    // namespace LAMMPS_NS

@@ -10,7 +10,9 @@
 #include "cuda/device_styles.h"
 #include "fix_leapfrog_aniso.h"
 #include "fix_mdscf.h"
+#include "compute_temp_rigid_single.h"
 #include "fix_nve_rigid_single.h"
+#include "fix_nvt_rigid_single.h"
 #include "mesogpu_info.h"
 #include "pair_gb.h"
 #include "pair_soft_aniso.h"
@@ -126,6 +128,12 @@ const StyleEntry styles[] = {
     style2<FixNVERigidSingle>("fix", "nve/rigid/single",
                               "mesogpu: single-site rigid bodies (quaternion, per-type inertia), "
                               "NO_SQUISH or DLM rotation"),
+    style2<FixNVTRigidSingle>("fix", "nvt/rigid/single",
+                              "mesogpu: Nose-Hoover chain on translation and rotation of "
+                              "single-site rigid bodies (per-type inertia)"),
+    style2<ComputeTempRigidSingle>("compute", "temp/rigid/single",
+                                   "mesogpu: temperature of single-site rigid bodies, "
+                                   "translation + rotation with per-type inertia"),
 
 #ifdef MESOGPU_HAVE_CUDA
     style1<PairLJCutCuda>("pair", "lj/cut/cuda", "mesogpu: lj/cut resident on the GPU"),

@@ -1,8 +1,11 @@
 # ctest driver: unittest/lammps/in.rigid_single_mpi (fix nve/rigid/single, Gay-Berne, 200
 # steps, write_restart at step 100) on 1, 2 and 4 MPI ranks, then the 4-rank restart
-# continued on 1 rank for 100 steps. The thermo rows (pe ke rotational-KE press sum|L|^2)
+# continued on 1 rank for 100 steps; also for in.nvt_rigid_single_mpi (fix nvt/rigid/single,
+# same protocol, columns pe ke T(trans+rot) press ecouple). The thermo rows (5 columns,
+# e.g. pe ke rotational-KE press sum|L|^2)
 # at steps 0, 100 and 200 must agree within rounding (summation order differs between rank
 # counts; 200 steps amplify 1e-16 far below the 1e-9 relative tolerance).
+get_filename_component(name ${INPUT} NAME)
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 
@@ -18,10 +21,10 @@ foreach(run 1 2 4 r1)
     WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
   message("run ${run}:\n${o}${e}")
   if(NOT rc EQUAL 0 OR o MATCHES "ERROR")
-    message(FATAL_ERROR "in.rigid_single_mpi (${run}) failed (exit ${rc})")
+    message(FATAL_ERROR "${name} (${run}) failed (exit ${rc})")
   endif()
   if(NOT np EQUAL 1 AND o MATCHES "1 by 1 by 1 MPI processor grid")
-    message(FATAL_ERROR "in.rigid_single_mpi did not run on ${np} ranks")
+    message(FATAL_ERROR "${name} did not run on ${np} ranks")
   endif()
   file(STRINGS ${WORK_DIR}/log.${run} rows REGEX "^ +(0|100|200)( +[-+0-9.eE]+)+$")
   # the restart run prints step 100 (start) and 200; keep the full runs' 0, 100, 200 and
@@ -53,7 +56,7 @@ endfunction()
 foreach(np 1 2 4)
   list(LENGTH rows_${np} n)
   if(NOT n EQUAL 4)    # 0, 100 | 100, 200 (the second run starts at 100)
-    message(FATAL_ERROR "in.rigid_single_mpi on ${np} ranks: expected 4 thermo rows, got ${n}")
+    message(FATAL_ERROR "${name} on ${np} ranks: expected 4 thermo rows, got ${n}")
   endif()
 endforeach()
 foreach(np 2 4)
