@@ -14,6 +14,7 @@
 #include "fix_nve_rigid_single.h"
 #include "fix_nvt_rigid_single.h"
 #include "mesogpu_info.h"
+#include "pair_coul_dipole_body.h"
 #include "pair_gb.h"
 #include "pair_soft_aniso.h"
 #include "pair_ssd.h"
@@ -118,6 +119,10 @@ const StyleEntry styles[] = {
     style1<PairGB>("pair", "gb",
                    "mesogpu: Gay-Berne of dissimilar uniaxial ellipsoids and spheres (Cleaver "
                    "1996), per-type-pair parameters, ellipsoid quaternions, forces and torques"),
+    style1<PairCoulDipoleBody>(
+        "pair", "coul/dipole/body",
+        "mesogpu: charges and body-frame point dipoles of coarse-grained beads (Orsi 2008 "
+        "lipids), ellipsoid quaternions, plain cutoff or reaction field, forces and torques"),
     style1<MesogpuInfo>("command", "mesogpu",
                         "mesogpu: 'mesogpu info' prints the plugin build and visible CUDA devices"),
     style2<FixLeapfrogAniso>("fix", "leapfrog/aniso",
