@@ -99,12 +99,16 @@ FixNVTRigidSingle::FixNVTRigidSingle(LAMMPS *lmp, int narg, char **arg) :
     RigidSingleNHArgs(lmp, narg, arg), FixNH(lmp, (int) nh_words.size(), nh_argv.data())
 {
   if (lmp->citeme) lmp->citeme->add(cite_fix_nvt_rigid_single);
-  if (!tstat_flag)
-    error->all(FLERR, "Fix nvt/rigid/single: temperature control (temp Tstart Tstop Tdamp) must be "
-                      "used");
-  if (pstat_flag)
-    error->all(FLERR, "Fix nvt/rigid/single: pressure control can not be used (npt/rigid/single is "
-                      "not implemented)");
+  // npt/rigid/single and nph/rigid/single (FixNPTRigidSingle) derive from this class and
+  // check their own keywords
+  if (utils::strmatch(style, "^nvt/rigid/single")) {
+    if (!tstat_flag)
+      error->all(FLERR, "Fix nvt/rigid/single: temperature control (temp Tstart Tstop Tdamp) must "
+                        "be used");
+    if (pstat_flag)
+      error->all(FLERR, "Fix nvt/rigid/single: pressure control can not be used (use fix "
+                        "npt/rigid/single)");
+  }
 
   // the chain's temperature: translation + rotation with this fix's inertia
   id_temp = utils::strdup(std::string(id) + "_temp");

@@ -13,6 +13,7 @@
 #include "compute_temp_rigid_single.h"
 #include "fix_nve_rigid_single.h"
 #include "fix_nvt_rigid_single.h"
+#include "fix_npt_rigid_single.h"
 #include "mesogpu_info.h"
 #include "pair_coul_dipole_body.h"
 #include "pair_gb.h"
@@ -139,6 +140,12 @@ const StyleEntry styles[] = {
     style2<ComputeTempRigidSingle>("compute", "temp/rigid/single",
                                    "mesogpu: temperature of single-site rigid bodies, "
                                    "translation + rotation with per-type inertia"),
+    style2<FixNPTRigidSingle>("fix", "npt/rigid/single",
+                              "mesogpu: Nose-Hoover chain on translation and rotation, MTK "
+                              "barostat on translation, of single-site rigid bodies"),
+    style2<FixNPTRigidSingle>("fix", "nph/rigid/single",
+                              "mesogpu: MTK barostat on translation of single-site rigid bodies "
+                              "(no thermostat)"),
 
 #ifdef MESOGPU_HAVE_CUDA
     style1<PairLJCutCuda>("pair", "lj/cut/cuda", "mesogpu: lj/cut resident on the GPU"),
