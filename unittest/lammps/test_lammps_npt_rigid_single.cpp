@@ -239,8 +239,8 @@ TEST(LammpsNptRigidSingle, MatchesNptAsphereMeans)
   const Sampled a =
       sample({"compute ttr all temp", "compute ptr all pressure ttr",
               "fix 1 all npt/asphere temp 1.3 1.3 0.1 iso 0.6 0.6 0.5", "fix_modify 1 press ptr"},
-             2000, 10000);
-  const Sampled b = sample({npt_fix}, 2000, 10000);
+             5000, 20000);
+  const Sampled b = sample({npt_fix}, 5000, 20000);
   auto cmp = [](const char *what, const Mean &x, const Mean &y) {
     const double err = std::sqrt(x.err * x.err + y.err * y.err);
     std::printf("[ info ] %s: npt/asphere %.4f +- %.4f, npt/rigid/single %.4f +- %.4f\n", what,
