@@ -1,7 +1,8 @@
 # ctest driver: unittest/lammps/in.rigid_single_mpi (fix nve/rigid/single, Gay-Berne, 200
 # steps, write_restart at step 100) on 1, 2 and 4 MPI ranks, then the 4-rank restart
 # continued on 1 rank for 100 steps; also for in.nvt_rigid_single_mpi (fix nvt/rigid/single,
-# same protocol, columns pe ke T(trans+rot) press ecouple). The thermo rows (5 columns,
+# same protocol, columns pe ke T(trans+rot) press ecouple) and in.npt_rigid_single_mpi (fix
+# npt/rigid/single aniso, columns pe ke T(trans+rot) vol ecouple). The thermo rows (5 columns,
 # e.g. pe ke rotational-KE press sum|L|^2)
 # at steps 0, 100 and 200 must agree within rounding (summation order differs between rank
 # counts; 200 steps amplify 1e-16 far below the 1e-9 relative tolerance).

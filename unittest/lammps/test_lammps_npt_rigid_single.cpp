@@ -217,7 +217,7 @@ TEST(LammpsNptRigidSingle, MeansMatchTargets)
     LmpSession s;
     if (!have_gayberne(s)) GTEST_SKIP() << "pair_style gayberne (ASPHERE) not in this LAMMPS";
   }
-  const Sampled r = sample({npt_fix}, 2000, 10000);
+  const Sampled r = sample({npt_fix}, 5000, 15000);
   std::printf("[ info ] npt/rigid/single T0 %.2f P0 %.2f: T_trans %.4f +- %.4f, T_rot %.4f +- "
               "%.4f, P %.4f +- %.4f, rho %.4f +- %.4f, pe/N %.4f +- %.4f\n",
               T0, P0, r.ttrans.mean, r.ttrans.err, r.trot.mean, r.trot.err, r.press.mean,
