@@ -1,10 +1,13 @@
-# ctest driver: unittest/lammps/in.ssd_mpi (pair ssd with torques, fix nve/asphere, 50 steps,
-# then write_restart, clear, read_restart, run 0) on 1, 2 and 4 MPI ranks with newton on and
-# on 2 ranks with newton off. The thermo rows at step 0 and step 50 must agree with the 1-rank
-# run within rounding (summation order differs between decompositions; 50 steps amplify it to
-# far below the 1e-9 tolerance), and in every run the row after read_restart must equal the
-# step-50 row (the restart keeps the settings and coefficients). Columns: step pe ke erotate
-# press evdwl ecoul sum|torque|^2 (the last checks that ghost torques are summed).
+# ctest driver for the oriented-particle pair styles' MPI inputs (unittest/lammps/in.ssd_mpi,
+# in.gb_mpi, in.coul_dipole_body_mpi: the style with torques, fix nve/asphere, 50 steps, then
+# write_restart, clear, read_restart, run 0) on 1, 2 and 4 MPI ranks with newton on and on 2
+# ranks with newton off. The thermo rows at step 0 and step 50 must agree with the 1-rank run
+# within rounding (summation order differs between decompositions; 50 steps amplify it to far
+# below the 1e-9 tolerance), and in every run the row after read_restart must equal the
+# step-50 row (the restart keeps the settings and coefficients). Each input prints 8 columns:
+# step, energies and pressure terms of its style, and sum|torque|^2 last (which checks that
+# ghost torques are summed).
+get_filename_component(name ${INPUT} NAME)
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 
@@ -36,15 +39,15 @@ foreach(run 1 2 4 2n)
     WORKING_DIRECTORY ${WORK_DIR}/${run} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
   message("np ${np} newton ${newton}:\n${o}${e}")
   if(NOT rc EQUAL 0 OR o MATCHES "ERROR")
-    message(FATAL_ERROR "in.ssd_mpi on ${np} ranks (newton ${newton}) failed (exit ${rc})")
+    message(FATAL_ERROR "${name} on ${np} ranks (newton ${newton}) failed (exit ${rc})")
   endif()
   if(NOT np EQUAL 1 AND o MATCHES "1 by 1 by 1 MPI processor grid")
-    message(FATAL_ERROR "in.ssd_mpi did not run on ${np} ranks")
+    message(FATAL_ERROR "${name} did not run on ${np} ranks")
   endif()
   file(STRINGS ${WORK_DIR}/${run}/log.lammps rows REGEX "^ +(0|50)( +[-+0-9.eE]+)+$")
   list(LENGTH rows n)
   if(NOT n EQUAL 3)
-    message(FATAL_ERROR "in.ssd_mpi on ${np} ranks: expected thermo rows for steps 0, 50 and 50 "
+    message(FATAL_ERROR "${name} on ${np} ranks: expected thermo rows for steps 0, 50 and 50 "
                         "after read_restart, got ${n}")
   endif()
   list(GET rows 1 a)
