@@ -7,6 +7,7 @@
 
 #include "atom.h"
 #include "atom_vec_ellipsoid.h"
+#include "ellipsoid_quat.h"
 #include "citeme.h"
 #include "comm.h"
 #include "error.h"
@@ -108,13 +109,11 @@ void PairCoulDipoleBody::lab_dipoles()
     nmax = atom->nmax;
     memory->create(pvec, nmax, 3, "pair:pvec");
   }
-  const int *ellipsoid = atom->ellipsoid;
   const int *type = atom->type;
-  const bool super = atom->superellipsoid_flag;
   for (int i = 0; i < nall; i++) {
     const int t = type[i];
-    const int e = ellipsoid[i];
-    if (mu[t] == 0.0 || e < 0) {
+    const double *q = ellipsoid_quat(atom, avec, i);
+    if (mu[t] == 0.0 || !q) {
       pvec[i][0] = pvec[i][1] = pvec[i][2] = 0.0;
       if (mu[t] != 0.0 && i < nlocal)
         error->one(FLERR,
@@ -124,7 +123,6 @@ void PairCoulDipoleBody::lab_dipoles()
                    atom->tag[i], t, t, t);
       continue;
     }
-    const double *q = super ? avec->bonus_super[e].quat : avec->bonus[e].quat;
     body_dipole(q, mu[t], &dir[3 * t], pvec[i]);
   }
 }

@@ -5,8 +5,11 @@
 
 #include "pair_gb.h"
 
+#include "physics/quaternion.h"
+
 #include "atom.h"
 #include "atom_vec_ellipsoid.h"
+#include "ellipsoid_quat.h"
 #include "citeme.h"
 #include "comm.h"
 #include "error.h"
@@ -27,6 +30,7 @@ using mesogpu::physics::GayBerneParams;
 using mesogpu::physics::GayBerneSigma0;
 using mesogpu::physics::GayBerneType;
 using mesogpu::physics::make_gay_berne_params;
+using mesogpu::physics::quat_to_rotation;
 
 namespace {
 
@@ -161,15 +165,16 @@ void PairGB::long_axes()
   }
   const int *ellipsoid = atom->ellipsoid;
   const int *type = atom->type;
-  const bool super = atom->superellipsoid_flag;
   for (int i = 0; i < nall; i++) {
     axis[i][0] = axis[i][1] = axis[i][2] = 0.0;
-    if (!ellipsoid || ellipsoid[i] < 0 || sphere[type[i]]) continue;
-    const double *q = super ? avec->bonus_super[ellipsoid[i]].quat : avec->bonus[ellipsoid[i]].quat;
-    // third column of the body-to-lab rotation R(q) (MathExtra::quat_to_mat)
-    axis[i][0] = 2.0 * (q[1] * q[3] + q[0] * q[2]);
-    axis[i][1] = 2.0 * (q[2] * q[3] - q[0] * q[1]);
-    axis[i][2] = q[0] * q[0] - q[1] * q[1] - q[2] * q[2] + q[3] * q[3];
+    const double *q = sphere[type[i]] ? nullptr : ellipsoid_quat(atom, avec, i);
+    if (!q) continue;
+    // body z in the lab frame: the third column of R(q)
+    double m[9];
+    quat_to_rotation(q, m);
+    axis[i][0] = m[2];
+    axis[i][1] = m[5];
+    axis[i][2] = m[8];
   }
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];

@@ -7,6 +7,7 @@
 
 #include "atom.h"
 #include "atom_vec_ellipsoid.h"
+#include "ellipsoid_quat.h"
 #include "citeme.h"
 #include "comm.h"
 #include "error.h"
@@ -205,14 +206,12 @@ void PairSSD::body_frames()
     memory->create(frame, nmax, 9, "pair:frame");
   }
   const int *ellipsoid = atom->ellipsoid;
-  const bool super = atom->superellipsoid_flag;
   for (int i = 0; i < nall; i++) {
-    const int e = ellipsoid[i];
-    if (e < 0) {
+    const double *q = ellipsoid_quat(atom, avec, i);
+    if (!q) {
       for (int k = 0; k < 9; k++) frame[i][k] = 0.0;
       continue;
     }
-    const double *q = super ? avec->bonus_super[e].quat : avec->bonus[e].quat;
     quat_to_body_frame(q, frame[i]);
   }
   for (int ii = 0; ii < list->inum; ii++) {

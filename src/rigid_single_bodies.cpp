@@ -16,6 +16,7 @@
 
 #include "atom.h"
 #include "atom_vec_ellipsoid.h"
+#include "ellipsoid_quat.h"
 #include "error.h"
 #include "utils.h"
 
@@ -142,9 +143,7 @@ int RigidSingleBodies::parse(int iarg, int narg, char **arg, bool all)
 
 double *RigidSingleBodies::quat_of(int i)
 {
-  const int j = atom->ellipsoid[i];
-  if (j < 0) return nullptr;
-  return atom->superellipsoid_flag ? avec->bonus_super[j].quat : avec->bonus[j].quat;
+  return ellipsoid_quat(atom, avec, i);
 }
 
 /* ---------------------------------------------------------------------- */
