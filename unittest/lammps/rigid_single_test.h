@@ -1,6 +1,7 @@
-/* Helpers of the LAMMPS-level tests of fix nve/rigid/single and fix nvt/rigid/single:
-   per-atom state by tag and its difference, and the Gay-Berne test systems (atom_style
-   ellipsoid, two types, one biaxial). */
+/* Helpers of the LAMMPS-level tests of fix nve/rigid/single, nvt/rigid/single and
+   npt/rigid/single: per-atom state by tag and its difference, the Gay-Berne test systems
+   (atom_style ellipsoid, two types, one biaxial), their uniform-ellipsoid inertia, kinetic
+   energies, and block means. */
 #ifndef MESOGPU_UNITTEST_RIGID_SINGLE_TEST_H
 #define MESOGPU_UNITTEST_RIGID_SINGLE_TEST_H
 
@@ -9,6 +10,7 @@
 #include "domain.h"
 #include "info.h"
 #include "lammps.h"
+#include "math_extra.h"
 
 #include "lmp_session.h"
 
@@ -20,6 +22,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <vector>
 
 using LAMMPS_NS::tagint;
 
@@ -84,20 +87,69 @@ inline Diff diff(const State &a, const State &b)
 inline const double shape[3][3] = {{0, 0, 0}, {1.8, 1.0, 1.0}, {1.5, 1.2, 0.9}};
 inline const double mass[3] = {0, 1.0, 1.3};
 
-// the inertia LAMMPS's fix nve/asphere gives a uniform ellipsoid: 0.2 m (b^2 + c^2) with the
-// radii (half the shape diameters), as fix_nve_asphere.cpp computes it
+// the inertia LAMMPS's fix nve/asphere gives a uniform ellipsoid of type t: 0.2 m (b^2 + c^2)
+// with the radii (half the shape diameters), as fix_nve_asphere.cpp computes it
+inline void ellipsoid_inertia(int t, double *in)
+{
+  const double a = shape[t][0] / 2, b = shape[t][1] / 2, c = shape[t][2] / 2;
+  in[0] = 0.2 * mass[t] * (b * b + c * c);
+  in[1] = 0.2 * mass[t] * (a * a + c * c);
+  in[2] = 0.2 * mass[t] * (a * a + b * b);
+}
+
+// the fix's inertia keywords for that inertia
 inline std::string inertia_args()
 {
   std::string s;
   for (int t = 1; t <= 2; ++t) {
-    const double a = shape[t][0] / 2, b = shape[t][1] / 2, c = shape[t][2] / 2;
+    double in[3];
+    ellipsoid_inertia(t, in);
     char buf[160];
-    std::snprintf(buf, sizeof buf, " inertia %d %.17g %.17g %.17g", t,
-                  0.2 * mass[t] * (b * b + c * c), 0.2 * mass[t] * (a * a + c * c),
-                  0.2 * mass[t] * (a * a + b * b));
+    std::snprintf(buf, sizeof buf, " inertia %d %.17g %.17g %.17g", t, in[0], in[1], in[2]);
     s += buf;
   }
   return s;
+}
+
+// sum m v^2 and sum L_k^2 / I_k over all atoms (one rank) of the Gay-Berne system
+struct Twice {
+  double trans = 0, rot = 0;
+};
+inline Twice twice_ke(LAMMPS_NS::LAMMPS *lmp)
+{
+  auto *atom = lmp->atom;
+  auto *avec = dynamic_cast<LAMMPS_NS::AtomVecEllipsoid *>(atom->style_match("ellipsoid"));
+  Twice k;
+  for (int i = 0; i < atom->nlocal; ++i) {
+    const double *v = atom->v[i];
+    k.trans += atom->rmass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    double m[3][3], lb[3], in[3];
+    MathExtra::quat_to_mat(avec->bonus[atom->ellipsoid[i]].quat, m);
+    MathExtra::transpose_matvec(m, atom->angmom[i], lb);
+    ellipsoid_inertia(atom->type[i], in);
+    for (int d = 0; d < 3; ++d) k.rot += lb[d] * lb[d] / in[d];
+  }
+  return k;
+}
+
+// mean and its standard error from block averages
+struct Mean {
+  double mean = 0, err = 0;
+};
+inline Mean block_mean(const std::vector<double> &x, int nblocks)
+{
+  const int per = (int) x.size() / nblocks;
+  std::vector<double> b(nblocks, 0.0);
+  for (int k = 0; k < nblocks; ++k) {
+    for (int j = 0; j < per; ++j) b[k] += x[k * per + j];
+    b[k] /= per;
+  }
+  Mean m;
+  for (double v : b) m.mean += v / nblocks;
+  double var = 0;
+  for (double v : b) var += (v - m.mean) * (v - m.mean) / (nblocks - 1);
+  m.err = std::sqrt(var / nblocks);
+  return m;
 }
 
 // 64 Gay-Berne particles of two types, random orientations, velocities and angmom

@@ -38,56 +38,6 @@ using namespace rigid_single_test;
 
 namespace {
 
-// the uniform-ellipsoid inertia of type t (as inertia_args() and fix nve/asphere)
-void ellipsoid_inertia(int t, double *in)
-{
-  const double a = shape[t][0] / 2, b = shape[t][1] / 2, c = shape[t][2] / 2;
-  in[0] = 0.2 * mass[t] * (b * b + c * c);
-  in[1] = 0.2 * mass[t] * (a * a + c * c);
-  in[2] = 0.2 * mass[t] * (a * a + b * b);
-}
-
-// sum m v^2 and sum L_k^2 / I_k over all atoms (one rank), LJ units, Gay-Berne system
-struct Twice {
-  double trans = 0, rot = 0;
-};
-Twice twice_ke(LAMMPS_NS::LAMMPS *lmp)
-{
-  auto *atom = lmp->atom;
-  auto *avec = dynamic_cast<LAMMPS_NS::AtomVecEllipsoid *>(atom->style_match("ellipsoid"));
-  Twice k;
-  for (int i = 0; i < atom->nlocal; ++i) {
-    const double *v = atom->v[i];
-    k.trans += atom->rmass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    double m[3][3], lb[3], in[3];
-    MathExtra::quat_to_mat(avec->bonus[atom->ellipsoid[i]].quat, m);
-    MathExtra::transpose_matvec(m, atom->angmom[i], lb);
-    ellipsoid_inertia(atom->type[i], in);
-    for (int d = 0; d < 3; ++d) k.rot += lb[d] * lb[d] / in[d];
-  }
-  return k;
-}
-
-// mean and its standard error from block averages
-struct Mean {
-  double mean = 0, err = 0;
-};
-Mean block_mean(const std::vector<double> &x, int nblocks)
-{
-  const int per = (int) x.size() / nblocks;
-  std::vector<double> b(nblocks, 0.0);
-  for (int k = 0; k < nblocks; ++k) {
-    for (int j = 0; j < per; ++j) b[k] += x[k * per + j];
-    b[k] /= per;
-  }
-  Mean m;
-  for (double v : b) m.mean += v / nblocks;
-  double var = 0;
-  for (double v : b) var += (v - m.mean) * (v - m.mean) / (nblocks - 1);
-  m.err = std::sqrt(var / nblocks);
-  return m;
-}
-
 struct Sampled {
   Mean ttrans, trot, pe;
 };
