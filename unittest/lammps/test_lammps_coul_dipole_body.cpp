@@ -16,6 +16,7 @@
 #include "pair.h"
 
 #include "lmp_session.h"
+#include "oriented_pair_test.h"
 #include "physics/bead_electrostatics.h"
 
 #include "gtest/gtest.h"
@@ -67,16 +68,6 @@ double max_diff(const std::vector<double> &a, const std::vector<double> &b, doub
     scale = std::max(scale, std::fabs(b[k]));
   }
   return d;
-}
-
-void turn_quat(double *q, const double q0[4], int k, double phi)
-{
-  double dq[4] = {std::cos(phi / 2), 0, 0, 0};
-  dq[1 + k] = std::sin(phi / 2);
-  q[0] = dq[0] * q0[0] - dq[1] * q0[1] - dq[2] * q0[2] - dq[3] * q0[3];
-  q[1] = dq[0] * q0[1] + dq[1] * q0[0] + dq[2] * q0[3] - dq[3] * q0[2];
-  q[2] = dq[0] * q0[2] - dq[1] * q0[3] + dq[2] * q0[0] + dq[3] * q0[1];
-  q[3] = dq[0] * q0[3] + dq[1] * q0[2] - dq[2] * q0[1] + dq[3] * q0[0];
 }
 
 class CoulDipoleBody : public ::testing::Test {
@@ -203,18 +194,7 @@ class CoulDipoleBody : public ::testing::Test {
           continue;
         st.ecoul += e;
         const int gi = a->tag[i] - 1, gj = a->tag[j] - 1;
-        for (int d = 0; d < 3; ++d) {
-          st.f[3 * gi + d] -= fj[d];
-          st.f[3 * gj + d] += fj[d];
-          st.t[3 * gi + d] += ti[d];
-          st.t[3 * gj + d] += tj[d];
-        }
-        w[0] += r[0] * fj[0];
-        w[1] += r[1] * fj[1];
-        w[2] += r[2] * fj[2];
-        w[3] += r[0] * fj[1];
-        w[4] += r[0] * fj[2];
-        w[5] += r[1] * fj[2];
+        oriented_pair_test::tally_pair(st.f.data(), st.t.data(), w, gi, gj, r, fj, ti, tj);
       }
     st.pe = st.ecoul;
     const double nktv2p = lmp()->force->nktv2p;
@@ -396,31 +376,12 @@ TEST_F(CoulDipoleBody, OtherBodyAxesMatchTheReferenceAndFiniteDifferences)
         const int i = a->map(tag);
         ASSERT_GE(i, 0);
         const int t = tag - 1;
-        for (int d = 0; d < 3; ++d) {
-          const double x0 = a->x[i][d];
-          a->x[i][d] = x0 + h;
-          const double ep = run0().pe;
-          a->x[i][d] = x0 - h;
-          const double em = run0().pe;
-          a->x[i][d] = x0;
-          const double fd = -(ep - em) / (2 * h);
-          EXPECT_NEAR(st.f[3 * t + d], fd, 1e-6 * (1 + std::fabs(fd)))
-              << what << " tag " << tag << " d " << d;
-        }
+        const std::string at = what + " tag " + std::to_string(tag);
+        auto pe = [&] { return run0().pe; };
+        oriented_pair_test::expect_force_fd(a, i, &st.f[3 * t], pe, h, at);
         if (a->type[i] < 3) continue;
         checked_dipoles++;
-        double *q = quat(i);
-        const double q0[4] = {q[0], q[1], q[2], q[3]};
-        for (int k = 0; k < 3; ++k) {
-          turn_quat(q, q0, k, h);
-          const double ep = run0().pe;
-          turn_quat(q, q0, k, -h);
-          const double em = run0().pe;
-          for (int m = 0; m < 4; ++m) q[m] = q0[m];
-          const double fd = -(ep - em) / (2 * h);
-          EXPECT_NEAR(st.t[3 * t + k], fd, 1e-6 * (1 + std::fabs(fd)))
-              << what << " tag " << tag << " k " << k;
-        }
+        oriented_pair_test::expect_torque_fd(quat(i), &st.t[3 * t], pe, h, at);
       }
       EXPECT_GE(checked_dipoles, 3) << what;
       cmd("clear");

@@ -17,6 +17,7 @@
 #include "math_extra.h"
 
 #include "lmp_session.h"
+#include "oriented_pair_test.h"
 #include "physics/gay_berne.h"
 
 #include "gtest/gtest.h"
@@ -202,18 +203,7 @@ class GbLammps : public ::testing::Test {
         if (!ph::gay_berne_pair(p, r, &u[3 * i], &u[3 * j], e, fj, ti, tj)) continue;
         st.pe += e;
         const int gi = a->tag[i] - 1, gj = a->tag[j] - 1;
-        for (int d = 0; d < 3; ++d) {
-          st.f[3 * gi + d] -= fj[d];
-          st.f[3 * gj + d] += fj[d];
-          st.t[3 * gi + d] += ti[d];
-          st.t[3 * gj + d] += tj[d];
-        }
-        w[0] += r[0] * fj[0];
-        w[1] += r[1] * fj[1];
-        w[2] += r[2] * fj[2];
-        w[3] += r[0] * fj[1];
-        w[4] += r[0] * fj[2];
-        w[5] += r[1] * fj[2];
+        oriented_pair_test::tally_pair(st.f.data(), st.t.data(), w, gi, gj, r, fj, ti, tj);
       }
     for (int k = 0; k < 6; ++k) st.press[k] = w[k] / (L * L * L);    // lj units, T = 0
     return st;
@@ -358,35 +348,12 @@ TEST_F(GbLammps, ForcesAndTorquesAreFiniteDifferencesOfTheEnergy)
       ASSERT_GE(i, 0);
       if (checked[a->type[i]]++ >= 3) continue;    // three particles of each type
       const int t = tag - 1;
-      for (int d = 0; d < 3; ++d) {
-        const double x0 = a->x[i][d];
-        a->x[i][d] = x0 + h;
-        const double ep = run0().pe;
-        a->x[i][d] = x0 - h;
-        const double em = run0().pe;
-        a->x[i][d] = x0;
-        const double fd = -(ep - em) / (2 * h);
-        EXPECT_NEAR(st.f[3 * t + d], fd, 1e-6 * (1 + std::fabs(fd)))
-            << what << " tag " << tag << " d " << d;
-      }
-      // torque about lab axis k: turning the particle by phi (q -> dq q) changes the energy
-      // by -tau_k phi
-      double *q = quat(i);
-      const double q0[4] = {q[0], q[1], q[2], q[3]};
-      for (int k = 0; k < 3; ++k) {
-        auto turn = [&](double phi) {
-          double dq[4] = {std::cos(phi / 2), 0, 0, 0};
-          dq[1 + k] = std::sin(phi / 2);
-          MathExtra::quatquat(dq, const_cast<double *>(q0), q);
-          return run0().pe;
-        };
-        const double ep = turn(h), em = turn(-h);
-        for (int n = 0; n < 4; ++n) q[n] = q0[n];
-        const double fd = -(ep - em) / (2 * h);
-        EXPECT_NEAR(st.t[3 * t + k], fd, 1e-6 * (1 + std::fabs(fd)))
-            << what << " tag " << tag << " k " << k;
-        if (a->type[i] == 3) EXPECT_EQ(st.t[3 * t + k], 0.0) << what << " sphere tag " << tag;
-      }
+      const std::string at = what + " tag " + std::to_string(tag);
+      auto pe = [&] { return run0().pe; };
+      oriented_pair_test::expect_force_fd(a, i, &st.f[3 * t], pe, h, at);
+      oriented_pair_test::expect_torque_fd(quat(i), &st.t[3 * t], pe, h, at);
+      if (a->type[i] == 3)
+        for (int k = 0; k < 3; ++k) EXPECT_EQ(st.t[3 * t + k], 0.0) << at << " sphere";
     }
     for (int ty = 1; ty <= 3; ++ty) EXPECT_GE(checked[ty], 3) << what;
     cmd("clear");
