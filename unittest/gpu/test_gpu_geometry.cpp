@@ -15,6 +15,7 @@
 #include "update.h"
 
 #include "engine.h"
+#include "gpu_test_util.h"
 #include "lmp_session.h"
 #include "mesogpu_cuda.h"
 #include "precision.h"
@@ -28,6 +29,8 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+
+using namespace gpu_test;
 
 namespace {
 
@@ -44,12 +47,6 @@ const char *PREC = "single";
 const double FORCE_TOL = 2e-5, ENERGY_TOL = 1e-6, TRAJ_TOL = 1e-2;
 const char *PREC = "mixed";
 #endif
-
-std::string source_dir()
-{
-  const char *env = getenv("MESOGPU_SOURCE_DIR");
-  return env ? env : MESOGPU_SOURCE_DIR;
-}
 
 struct Lmp : LmpSession {
   using LmpSession::LmpSession;
@@ -77,25 +74,6 @@ struct Lmp : LmpSession {
     return out;
   }
 };
-
-double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b,
-                    double *scale_out = nullptr)
-{
-  if (a.size() != b.size()) return HUGE_VAL;
-  double d = 0, s = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!std::isfinite(a[i]) || !std::isfinite(b[i])) return HUGE_VAL;
-    d = std::max(d, std::fabs(a[i] - b[i]));
-    s = std::max(s, std::fabs(b[i]));
-  }
-  if (scale_out) *scale_out = s;
-  return s > 0 ? d / s : d;
-}
-
-std::string S(bool dev, const std::string &style)
-{
-  return dev ? style + "/cuda" : style;
-}
 
 using SystemFn = void (*)(Lmp &, bool);
 

@@ -9,6 +9,7 @@
 #include "update.h"
 
 #include "engine.h"
+#include "gpu_test_util.h"
 #include "lmp_session.h"
 #include "mesogpu_cuda.h"
 #include "precision.h"
@@ -23,6 +24,8 @@
 #include <type_traits>
 #include <vector>
 
+using namespace gpu_test;
+
 namespace {
 
 #if defined(MESOGPU_PREC_DOUBLE)
@@ -35,12 +38,6 @@ const char *PREC = "single";
 const double FORCE_TOL = 2e-5, ENERGY_TOL = 1e-6, TRAJ_TOL = 1e-3;
 const char *PREC = "mixed";
 #endif
-
-std::string source_dir()
-{
-  const char *env = getenv("MESOGPU_SOURCE_DIR");
-  return env ? env : MESOGPU_SOURCE_DIR;
-}
 
 struct Lmp : LmpSession {
   using LmpSession::LmpSession;
@@ -55,24 +52,6 @@ struct Lmp : LmpSession {
   std::vector<double> torques() { return peratom(lmp->atom->torque); }
   std::vector<double> positions() { return peratom(lmp->atom->x); }
 };
-
-double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b,
-                    double *scale_out = nullptr)
-{
-  double d = 0, s = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!std::isfinite(a[i]) || !std::isfinite(b[i])) return HUGE_VAL;
-    d = std::max(d, std::fabs(a[i] - b[i]));
-    s = std::max(s, std::fabs(b[i]));
-  }
-  if (scale_out) *scale_out = s;
-  return s > 0 ? d / s : d;
-}
-
-std::string S(bool dev, const std::string &style)
-{
-  return dev ? style + "/cuda" : style;
-}
 
 // soft-bead chains (examples/table_r2's chain.mol): table/r2 between all beads, plus a
 // Gaussian attraction overlaid on the 1-1 and 1-2 pairs; two bead types

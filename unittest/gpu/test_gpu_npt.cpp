@@ -15,6 +15,7 @@
 #include "update.h"
 
 #include "engine.h"
+#include "gpu_test_util.h"
 #include "lmp_session.h"
 #include "mesogpu_cuda.h"
 #include "precision.h"
@@ -26,6 +27,8 @@
 #include <mpi.h>
 #include <string>
 #include <vector>
+
+using namespace gpu_test;
 
 namespace {
 
@@ -77,22 +80,6 @@ struct Lmp : LmpSession {
     return {d->boxlo[0], d->boxlo[1], d->boxlo[2], d->boxhi[0], d->boxhi[1], d->boxhi[2]};
   }
 };
-
-double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b)
-{
-  double d = 0, s = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!std::isfinite(a[i]) || !std::isfinite(b[i])) return HUGE_VAL;    // NaN must not pass
-    d = std::max(d, std::fabs(a[i] - b[i]));
-    s = std::max(s, std::fabs(b[i]));
-  }
-  return s > 0 ? d / s : d;
-}
-
-std::string S(bool dev, const std::string &style)
-{
-  return dev ? style + "/cuda" : style;
-}
 
 std::string num(double x)
 {

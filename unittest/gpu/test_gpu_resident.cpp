@@ -16,6 +16,7 @@
 #include "modify.h"
 #include "update.h"
 
+#include "gpu_test_util.h"
 #include "lmp_session.h"
 #include "mesogpu_cuda.h"
 #include "engine.h"
@@ -35,6 +36,8 @@
 
 using LAMMPS_NS::LAMMPS;
 
+using namespace gpu_test;
+
 namespace {
 
 // FORCE/ENERGY_TOL: one configuration, device vs CPU. TRAJ_PE_TOL: relative pe after
@@ -53,12 +56,6 @@ const double FORCE_TOL = 2e-5, ENERGY_TOL = 1e-6,
 const char *PREC = "mixed";
 #endif
 
-// the repository (MESOGPU_SOURCE_DIR in the environment wins: the GPU machine runs a copy)
-std::string source_dir()
-{
-  const char *env = getenv("MESOGPU_SOURCE_DIR");
-  return env ? env : MESOGPU_SOURCE_DIR;
-}
 std::string example_dir()
 {
   return source_dir() + "/examples/table_r2";
@@ -96,25 +93,7 @@ struct Lmp : LmpSession {
   }
 };
 
-double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b,
-                    double *scale_out = nullptr)
-{
-  double d = 0, s = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!std::isfinite(a[i]) || !std::isfinite(b[i])) return HUGE_VAL;    // NaN must not pass
-    d = std::max(d, std::fabs(a[i] - b[i]));
-    s = std::max(s, std::fabs(b[i]));
-  }
-  if (scale_out) *scale_out = s;
-  return s > 0 ? d / s : d;
-}
-
 // --- systems ----------------------------------------------------------------------
-// the style name, with /cuda for the device instance
-std::string S(bool dev, const std::string &style)
-{
-  return dev ? style + "/cuda" : style;
-}
 
 void lj_liquid(Lmp &l, bool dev, int cells = 10, const char *neigh = "every 1 delay 0 check yes")
 {
@@ -581,11 +560,14 @@ TEST(GpuResident, DPDThermostatAndMomentum)
   Lmp cpu, dev;
   dpd_fluid(cpu, false, 1.0);
   dpd_fluid(dev, true, 1.0);
-  const std::vector<std::string> c = {
-      "variable vx equal vcm(all,x)", "variable vy equal vcm(all,y)",
-      "variable vz equal vcm(all,z)", "thermo_style custom step temp v_vx v_vy v_vz",
-      "thermo 1000", "run 1000 post no", "fix tave all ave/time 2 1500 4000 c_thermo_temp",
-      "run 3000 post no"};
+  const std::vector<std::string> c = {"variable vx equal vcm(all,x)",
+                                      "variable vy equal vcm(all,y)",
+                                      "variable vz equal vcm(all,z)",
+                                      "thermo_style custom step temp v_vx v_vy v_vz",
+                                      "thermo 1000",
+                                      "run 1000 post no",
+                                      "fix tave all ave/time 2 1500 4000 c_thermo_temp",
+                                      "run 3000 post no"};
   cpu.cmds(c);
   dev.cmds(c);
   const auto mean_t = [](Lmp &l) {

@@ -12,6 +12,7 @@
 #include "update.h"
 
 #include "lammps/table_bonded_test.h"
+#include "gpu_test_util.h"
 #include "lmp_session.h"
 #include "mesogpu_cuda.h"
 
@@ -25,6 +26,8 @@
 #include <vector>
 
 using namespace table_test;
+
+using namespace gpu_test;
 
 namespace {
 
@@ -41,12 +44,6 @@ const double FORCE_TOL = 2e-4, ENERGY_TOL = 1e-6, TRAJ_PE_TOL = 1e-3;
 const char *PREC = "mixed";
 #endif
 
-std::string source_dir()
-{
-  const char *env = getenv("MESOGPU_SOURCE_DIR");
-  return env ? env : MESOGPU_SOURCE_DIR;
-}
-
 struct Lmp : LmpSession {
   using LmpSession::LmpSession;
   std::vector<double> forces()
@@ -57,18 +54,6 @@ struct Lmp : LmpSession {
     return out;
   }
 };
-
-double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b, double *scale_out)
-{
-  double d = 0, s = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!std::isfinite(a[i]) || !std::isfinite(b[i])) return HUGE_VAL;
-    d = std::max(d, std::fabs(a[i] - b[i]));
-    s = std::max(s, std::fabs(b[i]));
-  }
-  *scale_out = s;
-  return s > 0 ? d / s : d;
-}
 
 // tables for the chains of chain_adt.mol (bond 0.9, angle 120 degrees): a harmonic bond
 // K = 20, r0 = 0.9 on [0.3, 1.8]; the angle and dihedral tables of the LAMMPS-level test
@@ -101,11 +86,6 @@ std::string gpu_tables()
   }
   write_section(out, "DIH_NOF", "N 60 RADIANS NOF", rows);
   return path;
-}
-
-std::string S(bool dev, const std::string &style)
-{
-  return dev ? style + "/cuda" : style;
 }
 
 // chains with table bonds, angles and dihedrals, randomised on the CPU first (CPU table
