@@ -64,6 +64,20 @@ namespace cuda {
     double small[3] = {0, 0, 0}, minlo[3] = {0, 0, 0}, minhi[3] = {0, 0, 0};
   };
 
+  // a bond to insert or remove (Engine::insert_bonds, remove_bonds): device indices of
+  // its two atoms and its type (1..nbondtypes; ignored by remove_bonds). Laid out as three
+  // ints so a device kernel can fill an int3 array of candidates.
+  struct BondEdit {
+    int i = 0, j = 0, type = 0;
+  };
+  // what an insert_bonds or remove_bonds call did: candidates applied; left as they were
+  // (insert: already bonded, also by an earlier candidate of the call; remove: not
+  // bonded); not inserted because an atom's list was full (skip_full; otherwise an
+  // error); invalid (an error); rounds of the conflict resolution (one host read each)
+  struct BondEditResult {
+    int applied = 0, unchanged = 0, full = 0, invalid = 0, rounds = 0;
+  };
+
   struct EnergyVirial {
     double e_pair = 0.0, e_bond = 0.0, e_angle = 0.0, e_dihedral = 0.0;
     double v_pair[6] = {0, 0, 0, 0, 0, 0}, v_bond[6] = {0, 0, 0, 0, 0, 0};
@@ -250,6 +264,52 @@ namespace cuda {
     // sums over the group of m v_a v_b as xx, yy, zz, xy, xz, yz (ComputeTemp::compute_vector
     // before mvv2e; one read-back)
     void kinetic_tensor(int groupbit, double t[6]);
+
+    // --- topology edits on the device (cuda/topology/topology_edit.cu) -----------------
+    // Bonds made or broken during a run (stochastic chain growth: a reactive end bonds to
+    // a nearby monomer; fix bond/create and bond/break semantics), kept on the device and
+    // downloaded at host syncs. Spare capacity first: bond lists of bond_capacity entries
+    // per atom (both directions, so an atom's bonds count whichever atom LAMMPS stores
+    // them on), special lists of special_capacity entries (LAMMPS's maxspecial, with
+    // extra/special/per/atom); special_levels as LAMMPS's Special::build goes: 1 (1-2
+    // only: special_bonds weighs 1-3 and 1-4 as 1.0), 2 (to 1-3) or 3 (to 1-4); 0 keeps no
+    // special lists. Call after upload_bonds / upload_special (a width never shrinks;
+    // contents kept; bond lists are made, empty, when there were none).
+    void reserve_topology(int bond_capacity, int special_capacity, int special_levels);
+    int bond_capacity() const;       // entries per atom of the bond lists now
+    int special_capacity() const;    // entries per atom of the special lists now
+    // Inserts the candidate bonds (device indices; `candidates` in device memory when
+    // on_device, else host memory) in both atoms' lists, the result being that of taking
+    // them one by one in candidate order: a candidate bonding atoms bonded already (also
+    // by an earlier candidate) changes nothing; one that finds an atom's list full is
+    // skipped when skip_full, else it records an error that check_errors() reports
+    // naming the capacity to raise (extra/bond/per/atom); an invalid candidate records an
+    // error too. Conflicts are resolved in rounds: each atom is claimed by the lowest
+    // pending candidate naming it (atomicMin), candidates holding both their atoms apply,
+    // the rest wait for the next round (the lowest pending one always applies). Then
+    // the special lists of every atom are rebuilt from the bond lists (LAMMPS's 1-2, 1-3,
+    // 1-4 rules, special_levels deep; overflow is an error naming extra/special/per/
+    // atom), the neighbour list is marked stale (the next decide_rebuild() says yes) and
+    // topology_changed() turns true. Angles and dihedrals are not made or removed.
+    BondEditResult insert_bonds(const BondEdit *candidates, int ncandidates, bool on_device,
+                                bool skip_full = false);
+    // removes the bonds between the candidates' atoms (any type; fix bond/break), in the
+    // same rounds, then rebuilds the special lists as insert_bonds does
+    BondEditResult remove_bonds(const BondEdit *candidates, int ncandidates, bool on_device);
+    // whether bonds were inserted or removed since the last clear_topology_changed()
+    bool topology_changed() const;
+    void clear_topology_changed();
+    // device index of each atom in LAMMPS order (candidates name atoms by device index;
+    // the identity until the first sort)
+    std::vector<int> device_index_of_lammps() const;
+    // the bond lists in LAMMPS order, partners as atom IDs (the uploaded tags; index + 1
+    // without them): nbond n values, partner_tag and type n x bond_capacity() row-major
+    // (atom i's entry k at [i * bond_capacity() + k]; unused entries 0); every bond listed
+    // by both of its atoms
+    void download_bonds(int *nbond, int *partner_tag, int *type) const;
+    // the special lists in LAMMPS order as atom->nspecial and atom->special hold them:
+    // nspecial 3 n (cumulative), special_tag n x special_capacity() row-major (unused 0)
+    void download_special(int *nspecial, int *special_tag) const;
 
     // --- state ---------------------------------------------------------------------
     // throws with a message if a kernel reported a problem since the last call

@@ -29,6 +29,7 @@
 #include "cuda/bond_harmonic_cuda.h"
 #include "cuda/bond_table_cuda.h"
 #include "cuda/compute_temp_cuda.h"
+#include "cuda/device_bonds.h"
 #include "cuda/dihedral_charmm_cuda.h"
 #include "cuda/dihedral_harmonic_cuda.h"
 #include "cuda/dihedral_table_cuda.h"
@@ -196,6 +197,8 @@ const StyleEntry styles[] = {
                             "mesogpu: compute temp from a device reduction in resident runs"),
     style2<VerletCuda>("run", "verlet/cuda",
                        "mesogpu: velocity Verlet with whole timesteps on the GPU"),
+    style1<DeviceBonds>("command", "device_bonds",
+                        "mesogpu: bonds made or broken on the device copy of a verlet/cuda run"),
 #endif
 };
 }    // namespace

@@ -39,6 +39,11 @@ class VerletCuda : public Verlet, public DeviceContext {
   // sync_atoms(), then ghost atoms and host neighbour lists as at a reneighboring step
   // when a compute or fix uses its own list (so rdf, cluster/atom... see current data)
   void sync_for_host_code();
+  // bonds made or broken on the device since the last call into LAMMPS's bond and special
+  // arrays (no-op when the device topology did not change; part of sync_atoms())
+  void sync_topology();
+  // the engine itself, for tests that edit the device state (nullptr before setup)
+  mesogpu::cuda::Engine *device_engine_mutable() { return engine.get(); }
 
  protected:
   std::unique_ptr<mesogpu::cuda::Engine> engine;

@@ -141,6 +141,8 @@ namespace cuda {
     s.maxbond = 0;
     s.nspecial.resize(0);
     s.maxspecial = 0;
+    s.special_levels = 3;
+    s.topology_changed = false;
     s.built = false;
     s.ev_valid = false;
     s.have_orient = false;
@@ -357,6 +359,8 @@ namespace cuda {
       m << "fix leapfrog/aniso: the atom at device index " << e.i
         << " turns by more than 1 radian per step (dt*|omega| = " << std::sqrt(e.rsq)
         << " >= 1): reduce the timestep, or use 'limit normalize'";
+    else if ((e.bits & ERR_TOPOLOGY) && e.group < 0)
+      m << topology_error_text(s, e);
     else if (e.bits & ERR_BONDED) {
       std::string text;
       for (const auto &t : s.forces)

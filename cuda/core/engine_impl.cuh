@@ -40,6 +40,13 @@ namespace cuda {
     // bonds
     DeviceArray<int> nbond, bond_partner, bond_type;
     int maxbond = 0;
+    // bonds inserted and removed on the device (topology/topology_edit.cu): special
+    // levels rebuilt (Engine::reserve_topology), whether the topology changed since the
+    // host last took it, scratch of the conflict resolution
+    int special_levels = 3;
+    bool topology_changed = false;
+    DeviceArray<BondEdit> edit_candidates;
+    DeviceArray<int> edit_state, edit_claim, edit_counters;
     // angles and dihedrals
     DeviceArray<int> nangle, ndihedral, dihedral_type;
     DeviceArray<int4> angle_atoms, dihedral_atoms;
@@ -195,6 +202,9 @@ namespace cuda {
     bool box_check = false, grid_stale = false;
     double lo_hold[3] = {0, 0, 0}, hi_hold[3] = {0, 0, 0};
   };
+
+  // the message of an ERR_TOPOLOGY record (topology/topology_edit.cu)
+  std::string topology_error_text(const Engine::Impl &s, const ErrorRecord &e);
 
 }    // namespace cuda
 }    // namespace mesogpu
