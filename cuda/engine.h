@@ -9,7 +9,9 @@
  * function per style, any number of pair terms at once for pair_style hybrid); velocity
  * Verlet, Nose-Hoover, Langevin, Berendsen, momentum removal, the rotational leapfrog of
  * oriented particles, and the MD-SCF field; exclusions and special factors from LAMMPS's
- * special lists; neighbour rebuilds decided on the device exactly as LAMMPS decides them
+ * special lists; bonds inserted and removed on the device (topology edits: spare capacity,
+ * special lists rebuilt, downloaded at host syncs); neighbour rebuilds decided on the
+ * device exactly as LAMMPS decides them
  * (every / delay / check with half the skin). Device order is LAMMPS order until the
  * first sort along a space-filling curve (set_sort); data come back in LAMMPS order. The
  * implementation is in parts: core/ (device memory, atoms, energies), neighbor/,
@@ -313,7 +315,7 @@ namespace cuda {
 
     // --- state ---------------------------------------------------------------------
     // throws with a message if a kernel reported a problem since the last call
-    // (pair below table start, broken bond, lost atom)
+    // (pair below table start, broken bond, lost atom, a bond edit that did not fit)
     void check_errors();
     void synchronize();
 

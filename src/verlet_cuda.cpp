@@ -579,9 +579,8 @@ void VerletCuda::sync_topology()
     }
   static_assert(sizeof(tagint) == sizeof(int), "device tags are 32-bit");
   long long nbonds = 0;
-  const mesogpu::BondStore out =
-      mesogpu::merge_device_bonds(n, reinterpret_cast<const int *>(atom->tag),
-                                  force->newton_bond != 0, host, dev, nbonds);
+  const mesogpu::BondStore out = mesogpu::merge_device_bonds(
+      n, reinterpret_cast<const int *>(atom->tag), force->newton_bond != 0, host, dev, nbonds);
   if (out.width > atom->bond_per_atom)
     error->all(FLERR,
                "run_style verlet/cuda: step {}: after bonds made on the device an atom stores {} "
@@ -753,8 +752,10 @@ void VerletCuda::run(int n)
         const bool thermo_only = output->next_thermo == ntimestep &&
                                  output->next_dump_any != ntimestep &&
                                  output->next_restart != ntimestep;
-        if (!(thermo_only && thermo_device_only)) sync_for_host_code();
-        else sync_topology();    // thermo 'bonds' reads atom->nbonds
+        if (!(thermo_only && thermo_device_only))
+          sync_for_host_code();
+        else
+          sync_topology();    // thermo 'bonds' reads atom->nbonds
         timer->stamp();
         output->write(ntimestep);
         timer->stamp(Timer::OUTPUT);

@@ -23,7 +23,12 @@ namespace cuda {
     // what a kernel reports (ErrorRecord); ERR_BONDED: a bonded term outside its style's
     // range, named by the term (ForceTerm::describe_error); ERR_TOPOLOGY: a bond edit that
     // does not fit the lists or is invalid (topology/topology_edit.cu: topology_error_text)
-    enum ErrorBits : int { ERR_BELOW_TABLE = 1, ERR_BONDED = 2, ERR_ROTATION = 4, ERR_TOPOLOGY = 8 };
+    enum ErrorBits : int {
+      ERR_BELOW_TABLE = 1,
+      ERR_BONDED = 2,
+      ERR_ROTATION = 4,
+      ERR_TOPOLOGY = 8
+    };
 
     // atoms per device: the two special-neighbour bits sit on top of the atom index in the
     // neighbour list (as in LAMMPS), so indices must stay below 2^30

@@ -35,8 +35,8 @@ namespace cuda {
       }
     }
 
-    __global__ void edit_validate_kernel(int nc, const BondEdit *c, int n, bool insert,
-                                         int *state, int *counters, ErrorRecord *err)
+    __global__ void edit_validate_kernel(int nc, const BondEdit *c, int n, bool insert, int *state,
+                                         int *counters, ErrorRecord *err)
     {
       const int k = blockIdx.x * blockDim.x + threadIdx.x;
       if (k >= nc) return;
@@ -83,7 +83,8 @@ namespace cuda {
         return;
       }
       state[k] = DECIDED;
-      const int r = insert ? topo::insert_bond(b, e.i, e.j, e.type) : topo::remove_bond(b, e.i, e.j);
+      const int r =
+          insert ? topo::insert_bond(b, e.i, e.j, e.type) : topo::remove_bond(b, e.i, e.j);
       if (r == topo::EDIT_DONE) {
         atomicAdd(&counters[0], 1);
       } else if (r == topo::EDIT_FULL) {
@@ -183,9 +184,8 @@ namespace cuda {
       r.unchanged = h[4];
       if (r.applied > 0) {
         if (s.special_levels > 0 && s.maxspecial > 0) {
-          special_rebuild_kernel<<<blocks(s.n), BLOCK>>>(b, s.special_levels, s.nspecial.get(),
-                                                         s.special.get(), s.maxspecial,
-                                                         s.err.get());
+          special_rebuild_kernel<<<blocks(s.n), BLOCK>>>(
+              b, s.special_levels, s.nspecial.get(), s.special.get(), s.maxspecial, s.err.get());
           MESOGPU_CUDA_LAUNCH_CHECK();
         }
         s.built = false;    // the special bits of the neighbour list changed
@@ -199,7 +199,9 @@ namespace cuda {
   std::string topology_error_text(const Engine::Impl &s, const ErrorRecord &e)
   {
     const std::vector<int> tags = device_tags(s);
-    auto tag = [&](int d) { return d >= 0 && d < s.n ? std::to_string(tags[d]) : std::string("?"); };
+    auto tag = [&](int d) {
+      return d >= 0 && d < s.n ? std::to_string(tags[d]) : std::string("?");
+    };
     std::ostringstream m;
     if (e.group == TOPO_BONDS_FULL) {
       const int full = static_cast<int>(e.rsq);
@@ -213,10 +215,9 @@ namespace cuda {
         << " entries, the device special capacity per atom; raise extra/special/per/atom "
            "(read_data, create_box)";
     } else {
-      m << "invalid bond edit (candidate " << static_cast<long long>(e.rsq) << "): atoms "
-        << e.i << " and " << e.j << ", type " << e.type
-        << " (device indices must be distinct and in 0.." << s.n - 1
-        << ", the type of a new bond at least 1)";
+      m << "invalid bond edit (candidate " << static_cast<long long>(e.rsq) << "): atoms " << e.i
+        << " and " << e.j << ", type " << e.type << " (device indices must be distinct and in 0.."
+        << s.n - 1 << ", the type of a new bond at least 1)";
     }
     return m.str();
   }

@@ -63,9 +63,9 @@ void DeviceBonds::command(int narg, char **arg)
   }
   mesogpu::cuda::BondEditResult r;
   try {
-    r = create ? engine->insert_bonds(edits.data(), (int) edits.size(), false,
-                                      mode == "create/skip")
-               : engine->remove_bonds(edits.data(), (int) edits.size(), false);
+    r = create
+            ? engine->insert_bonds(edits.data(), (int) edits.size(), false, mode == "create/skip")
+            : engine->remove_bonds(edits.data(), (int) edits.size(), false);
     engine->check_errors();
   } catch (std::runtime_error &e) {
     error->all(FLERR, "device_bonds {}: {}", mode, e.what());

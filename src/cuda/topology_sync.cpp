@@ -42,7 +42,7 @@ BondStore merge_device_bonds(int n, const int *tag, bool newton_bond, const Bond
         continue;
       }
       auto it = dev.find(key_of(tag[i], p));
-      if (it == dev.end()) continue;    // removed on the device
+      if (it == dev.end()) continue;                               // removed on the device
       if (!placed.insert({it->first, tag[i]}).second) continue;    // listed twice
       rows[i].push_back({p, it->second});
     }

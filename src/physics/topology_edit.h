@@ -96,7 +96,8 @@ namespace topo {
     int len = 0;
     bool ok = true;
     const int m = b.count[i];
-    for (int k = 0; k < m && ok; ++k) ok = add_unique(row, &len, cap, b.partner[(long long) k * b.n + i], i);
+    for (int k = 0; k < m && ok; ++k)
+      ok = add_unique(row, &len, cap, b.partner[(long long) k * b.n + i], i);
     ns[0] = ns[1] = ns[2] = len;
     // each further level: the partners of the previous level's atoms
     int from = 0;

@@ -372,8 +372,8 @@ void make_system(LmpSession &l, bool dev)
 {
   for (const char *c : SYSTEM) l.cmd(c);
   const std::string sf = dev ? "/cuda" : "";
-  l.cmds({"pair_style lj/cut" + sf + " 2.5", "pair_coeff 1 1 1.0 1.0",
-          "bond_style harmonic" + sf, "bond_coeff 1 30.0 1.0"});
+  l.cmds({"pair_style lj/cut" + sf + " 2.5", "pair_coeff 1 1 1.0 1.0", "bond_style harmonic" + sf,
+          "bond_coeff 1 30.0 1.0"});
 }
 
 std::vector<double> forces_by_tag(LAMMPS_NS::LAMMPS *lmp)
@@ -495,9 +495,8 @@ TEST(GpuTopology, ForcesOnEditedListsEqualLammpsCpu)
 namespace {
 
 // bonds stored in LAMMPS's arrays: (lower ID, higher ID) -> type, and the storing atom
-std::map<std::pair<int, int>, int> stored_bonds(LAMMPS_NS::LAMMPS *lmp,
-                                                std::map<std::pair<int, int>, int> *owner,
-                                                bool *twice)
+std::map<std::pair<int, int>, int>
+stored_bonds(LAMMPS_NS::LAMMPS *lmp, std::map<std::pair<int, int>, int> *owner, bool *twice)
 {
   std::map<std::pair<int, int>, int> out;
   auto *a = lmp->atom;

@@ -25,7 +25,10 @@ namespace {
 struct Lists {
   int n, width;
   std::vector<int> count, partner, type;
-  Lists(int n_, int w) : n(n_), width(w), count(n_, 0), partner((size_t) n_ * w, -7), type((size_t) n_ * w, -7) {}
+  Lists(int n_, int w) :
+      n(n_), width(w), count(n_, 0), partner((size_t) n_ * w, -7), type((size_t) n_ * w, -7)
+  {
+  }
   topo::BondLists view()
   {
     return topo::BondLists{n, width, count.data(), partner.data(), type.data()};
@@ -191,7 +194,8 @@ TEST(TopologyEdit, SpecialOverflowIsReported)
 namespace {
 
 // device lists (both directions, LAMMPS order, partner IDs) from a set of bonds
-BondStore device_store(int n, const std::vector<int> &tag, const std::map<std::pair<int, int>, int> &bonds, int width)
+BondStore device_store(int n, const std::vector<int> &tag,
+                       const std::map<std::pair<int, int>, int> &bonds, int width)
 {
   BondStore d;
   d.width = width;
@@ -227,7 +231,8 @@ TEST(TopologySync, NewtonBondKeepsStoredBondsAndPutsNewOnLowerID)
   const std::map<std::pair<int, int>, int> dev = {
       {{10, 30}, 3}, {{10, 20}, 1}, {{20, 30}, 2}, {{10, 40}, 1}};
   long long nb = 0;
-  const BondStore out = merge_device_bonds(n, tag.data(), true, host, device_store(n, tag, dev, 4), nb);
+  const BondStore out =
+      merge_device_bonds(n, tag.data(), true, host, device_store(n, tag, dev, 4), nb);
   auto row = [&](int i) {
     std::vector<std::pair<int, int>> r;
     for (int k = 0; k < out.num[i]; ++k)
@@ -254,7 +259,8 @@ TEST(TopologySync, NewtonOffStoresOnBothAtoms)
   host.type = {1, 1, 0};
   const std::map<std::pair<int, int>, int> dev = {{{1, 2}, 1}, {{2, 3}, 2}};
   long long nb = 0;
-  const BondStore out = merge_device_bonds(n, tag.data(), false, host, device_store(n, tag, dev, 3), nb);
+  const BondStore out =
+      merge_device_bonds(n, tag.data(), false, host, device_store(n, tag, dev, 3), nb);
   EXPECT_EQ(out.num, (std::vector<int>{1, 2, 1}));
   EXPECT_EQ(out.partner[1 * out.width + 1], 3);
   EXPECT_EQ(out.type[1 * out.width + 1], 2);
@@ -304,7 +310,8 @@ TEST(TopologySync, RandomEditsStoreEveryBondOnce)
     for (auto &d : deg) dw = std::max(dw, d.second);
   }
   long long nb = 0;
-  const BondStore out = merge_device_bonds(n, tag.data(), true, host, device_store(n, tag, after, dw), nb);
+  const BondStore out =
+      merge_device_bonds(n, tag.data(), true, host, device_store(n, tag, after, dw), nb);
   std::map<std::pair<int, int>, int> seen;
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < out.num[i]; ++k) {
