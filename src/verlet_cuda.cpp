@@ -302,6 +302,13 @@ void VerletCuda::upload()
     mesogpu::DeviceTopology topo;
     mesogpu::build_device_topology(lmp, index_of, true, have_bonds, have_angles, have_dihedrals,
                                    topo);
+    // bonds made on the device need special lists with LAMMPS's flags even when no atom
+    // has special neighbours yet (monomers before polymerization)
+    if (topo.maxspecial == 0 && have_bonds && editable) {
+      topo.maxspecial = 1;
+      topo.nspecial.assign(3 * (size_t) n, 0);
+      topo.special.assign(n, -1);
+    }
     if (topo.maxspecial > 0)
       engine->upload_special(topo.nspecial.data(), topo.special.data(), topo.maxspecial,
                              neighbor->special_flag, force->special_lj);

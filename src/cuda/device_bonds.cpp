@@ -9,6 +9,7 @@
 #include "atom.h"
 #include "engine.h"
 #include "error.h"
+#include "force.h"
 #include "update.h"
 #include "verlet_cuda.h"
 
@@ -35,6 +36,10 @@ void DeviceBonds::command(int narg, char **arg)
   if (atom->natoms != atom->nlocal)
     error->all(FLERR, "device_bonds: the atoms changed since the last run (run 0 first)");
   if (!atom->map_style) error->all(FLERR, "device_bonds needs an atom map");
+  if (!force->bond) error->all(FLERR, "device_bonds needs a bond style (a device one)");
+  if (create && engine->bond_capacity() == 0)
+    error->all(FLERR, "device_bonds create: the run kept no room for new bonds: give it "
+                      "extra/bond/per/atom (read_data, create_box) and run again");
 
   std::vector<int> device_index;
   std::vector<mesogpu::cuda::BondEdit> edits;

@@ -360,7 +360,7 @@ const char *const SYSTEM[] = {"units lj",
                               "atom_style bond",
                               "atom_modify map array sort 0 0",
                               "region box block 0 8 0 8 0 8",
-                              "create_box 1 box bond/types 1 extra/bond/per/atom 4 "
+                              "create_box 1 box bond/types 1 extra/bond/per/atom 8 "
                               "extra/special/per/atom 40",
                               "create_atoms 1 random 220 4567 NULL overlap 0.85 maxtry 500",
                               "mass 1 1.0",

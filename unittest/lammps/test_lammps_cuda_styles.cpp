@@ -218,6 +218,23 @@ TEST(CudaStyles, NoDeviceIsAClearError)
   EXPECT_NE(m.find("no CUDA device is visible"), std::string::npos) << m;
 }
 
+// device_bonds edits the engine of a verlet/cuda run: without one (or with bad
+// arguments) it stops with a message that says what is missing
+TEST(CudaStyles, DeviceBondsNeedsADeviceRun)
+{
+  Lmp l;
+  l.lj();
+  EXPECT_TRUE(LAMMPS_NS::Info(l.lmp).has_style("command", "device_bonds"));
+  std::string m = l.error_of("device_bonds create 1 2 1");
+  EXPECT_NE(m.find("needs run_style verlet/cuda and a run before it"), std::string::npos) << m;
+  m = l.error_of("device_bonds grow 1 2 1");
+  EXPECT_NE(m.find("unknown mode grow"), std::string::npos) << m;
+  m = l.error_of("device_bonds create 1 2");
+  EXPECT_NE(m.find("3 values per bond"), std::string::npos) << m;
+  m = l.error_of("device_bonds break 1 2 3");
+  EXPECT_NE(m.find("2 values per bond"), std::string::npos) << m;
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
