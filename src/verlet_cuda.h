@@ -40,9 +40,10 @@ class VerletCuda : public Verlet, public DeviceContext {
   // when a compute or fix uses its own list (so rdf, cluster/atom... see current data)
   void sync_for_host_code();
   // bonds made or broken on the device since the last call into LAMMPS's bond and special
-  // arrays (no-op when the device topology did not change; part of sync_atoms())
+  // arrays (no-op when the device topology did not change; part of sync_atoms();
+  // defined in cuda/device_bonds.cpp)
   void sync_topology();
-  // the engine itself, for tests that edit the device state (nullptr before setup)
+  // the engine itself, for commands that edit the device state (device_bonds; nullptr before setup)
   mesogpu::cuda::Engine *device_engine_mutable() { return engine.get(); }
 
  protected:
