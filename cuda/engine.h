@@ -204,6 +204,15 @@ namespace cuda {
     // v *= lambda_t for the group, omega *= lambda_r for its oriented atoms
     void scale_aniso(int groupbit, double lambda_t, double lambda_r);
 
+    // --- single-site rigid bodies (ellipsoid quaternions: pair ssd/gb/coul/dipole/body,
+    // fix nve|nvt/rigid/single/cuda) --------------------------------------------------
+    // quat: 4 n values (w, x, y, z) in LAMMPS order, all four 0 for an atom without a
+    // body; angmom: 3 n values, lab frame. Torques are kept (and downloaded) with them.
+    void upload_bodies(const double *quat, const double *angmom);
+    // any pointer may be null; atoms without a body keep their host quat values
+    void download_bodies(double *quat, double *angmom, double *torque) const;
+    bool has_bodies() const;
+
     // --- MD-SCF field (fix mdscf/cuda) -----------------------------------------------
     // grids are node-major: value k of node (ix, iy, iz) at ((iz ny + iy) nx + ix) ncomp + k
     void set_mdscf(const HostMDSCF &p);

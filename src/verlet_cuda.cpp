@@ -6,6 +6,7 @@
 #include "atom.h"
 #include "bond.h"
 #include "comm.h"
+#include "cuda/device_bodies.h"
 #include "cuda/device_topology.h"
 #include "cuda/compute_temp_cuda.h"
 #include "cuda/device_styles.h"
@@ -280,6 +281,8 @@ void VerletCuda::upload()
     // oriented particles (atom_style hybrid sphere dipole): n = mu/|mu|, omega, torque
     if (atom->mu_flag && atom->omega_flag && atom->torque_flag)
       engine->upload_orientation(n ? atom->mu[0] : nullptr, n ? atom->omega[0] : nullptr);
+    // single-site rigid bodies (ellipsoid quaternions, angmom, torque)
+    if (mesogpu::atoms_have_bodies(lmp)) mesogpu::upload_bodies(lmp, *engine);
 
     // special neighbours (1-2, 1-3, 1-4), bonds, angles, dihedrals as per-atom lists of
     // device indices, from the atoms' arrays or expanded from atom_style template's
@@ -468,6 +471,7 @@ void VerletCuda::resident_setup(int flag, bool full)
     engine->download_atoms(nullptr, nullptr, n ? atom->f[0] : nullptr, nullptr);
     if (n && engine->has_orientation())
       engine->download_orientation(nullptr, nullptr, atom->torque[0]);
+    mesogpu::download_bodies(lmp, *engine, false);
     engine->check_errors();
   } catch (std::runtime_error &e) {
     device_error("setup", e);
@@ -489,6 +493,8 @@ void VerletCuda::resident_setup(int flag, bool full)
     if (n)
       engine->upload_setup_state(atom->v[0], atom->f[0],
                                  engine->has_orientation() ? atom->omega[0] : nullptr);
+    // angmom too (the rigid-body fixes' setup drops linear bodies' spin about their axis)
+    if (engine->has_bodies()) mesogpu::upload_bodies(lmp, *engine);
   } catch (std::runtime_error &e) {
     device_error("setup", e);
   }
@@ -530,6 +536,7 @@ void VerletCuda::sync_atoms()
                            n ? atom->f[0] : nullptr, image.data());
     if (n && engine->has_orientation())
       engine->download_orientation(atom->mu[0], atom->omega[0], atom->torque[0]);
+    mesogpu::download_bodies(lmp, *engine, true);
     for (auto *f : fix_device) f->device_sync_host(*engine);
     engine->check_errors();
   } catch (std::runtime_error &e) {

@@ -56,6 +56,9 @@ if [ "$WHAT" = tests ] || [ "$WHAT" = all ]; then
     compute-sanitizer --tool memcheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_npt" \
       --gtest_filter='*NptIsoFollowsCpu*' >/tmp/memcheck-npt.log 2>&1
     echo "memcheck (npt) exit $? : $(grep -m1 'ERROR SUMMARY' /tmp/memcheck-npt.log)"
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_topology" \
+      >/tmp/memcheck-topology.log 2>&1
+    echo "memcheck (topology) exit $? : $(grep -m1 'ERROR SUMMARY' /tmp/memcheck-topology.log)"
     compute-sanitizer --tool racecheck --error-exitcode 9 "$B/mixed/unittest/test_gpu_resident" \
       --gtest_filter='GpuResident.ForcesTableR2*:GpuResident.ForcesMDSCF*' >/tmp/racecheck.log 2>&1
     echo "racecheck exit $? : $(grep -m1 'RACECHECK SUMMARY\|ERROR SUMMARY' /tmp/racecheck.log)"

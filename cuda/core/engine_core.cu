@@ -146,6 +146,7 @@ namespace cuda {
     s.built = false;
     s.ev_valid = false;
     s.have_orient = false;
+    s.have_bodies = false;
     s.have_field = false;          // until a fix sets one for this run
     s.exclusion = ExclusionD{};    // until set_exclusions
     s.ex_type.resize(0);
@@ -284,7 +285,7 @@ namespace cuda {
     }
     if (!wrote_f)
       for (int d = 0; d < 3; ++d) s.f[d].zero();
-    if (s.have_orient && !wrote_torque)
+    if (s.have_torque() && !wrote_torque)
       for (int d = 0; d < 3; ++d) s.torque[d].zero();    // no term makes torques
     s.ev_valid = ev;
     s.steps_since_sort++;

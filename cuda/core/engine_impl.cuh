@@ -95,6 +95,15 @@ namespace cuda {
     DeviceArray<acc> orient[3], mu_len, omega[3], torque[3], inertia;
     DeviceArray<real4> orient_packed;
     bool have_orient = false;
+    // single-site rigid bodies (core/bodies.cu): quaternion (w, x, y, z; all zero: no body)
+    // and lab-frame angular momentum, kept in acc; the packed real4 copy the oriented pair
+    // kernels read (refreshed by pack_bodies after every change of quat); torques in
+    // torque[] above (shared with oriented particles)
+    DeviceArray<acc> quat[4], angmom[3];
+    DeviceArray<real4> quat_packed;
+    bool have_bodies = false;
+    bool have_torque() const { return have_orient || have_bodies; }
+    void pack_bodies();
     DeviceArray<int> rotation_limited;    // drifts past dt |w| = 1 (normalised) since the last take
     DeviceArray<double> gfactor1, gfactor2, mv_sum;
     PerAtomEVStore ev[NUM_FORCE_GROUPS];    // per-atom energy/virial per ForceGroup
