@@ -212,6 +212,21 @@ namespace cuda {
     // any pointer may be null; atoms without a body keep their host quat values
     void download_bodies(double *quat, double *angmom, double *torque) const;
     bool has_bodies() const;
+    // fix nve/rigid/single/cuda, nvt/rigid/single/cuda (integrate/rigid_single.cu): the
+    // step of src/rigid_single_bodies.h on the atoms of the group (physics/rigid_rotation.h,
+    // rigid_lab_kick and rigid_lab_advance); group atoms without a body are translated only.
+    // inertia: 3 (ntypes + 1) principal moments ([3 t + k], body frame); zero_axis: ntypes + 1
+    // values (-1, or the axis with a zero moment: a linear body); dlm: DLM instead of NO_SQUISH
+    void set_rigid_inertia(const std::vector<double> &inertia, const std::vector<int> &zero_axis,
+                           bool dlm);
+    // kick: v += dtf/m f and L += dtf tau (fix nve's final_integrate, FixNH::nve_v);
+    // drift: x += dtv v and (q, L) <- rotation over dtv (FixNH::nve_x); both: kick, then
+    // drift (fix nve's initial_integrate)
+    void rigid_step(double dtv, double dtf, int groupbit, bool kick, bool drift);
+    // sums over the group: [0] m v^2, [1] sum_k L_k^2 / I_k over its bodies (one read-back)
+    void rigid_kinetic_sums(int groupbit, double sums[2]);
+    // v *= factor and L *= factor for the group (FixNH::nh_v_temp of fix nvt/rigid/single)
+    void rigid_scale(int groupbit, double factor);
 
     // --- MD-SCF field (fix mdscf/cuda) -----------------------------------------------
     // grids are node-major: value k of node (ix, iy, iz) at ((iz ny + iy) nx + ix) ncomp + k

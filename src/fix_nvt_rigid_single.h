@@ -29,7 +29,7 @@ struct RigidSingleNHArgs {
   std::vector<char *> nh_argv;
 };
 
-class FixNVTRigidSingle : private RigidSingleNHArgs, public FixNH {
+class FixNVTRigidSingle : protected RigidSingleNHArgs, public FixNH {
  public:
   FixNVTRigidSingle(class LAMMPS *, int, char **);
   void init() override;

@@ -40,6 +40,8 @@
 #include "cuda/fix_nh_cuda.h"
 #include "cuda/fix_nve_cuda.h"
 #include "cuda/fix_nvt_cuda.h"
+#include "cuda/fix_nve_rigid_single_cuda.h"
+#include "cuda/fix_nvt_rigid_single_cuda.h"
 #include "cuda/fix_temp_berendsen_cuda.h"
 #include "cuda/pair_dpd_cuda.h"
 #include "cuda/pair_gauss_cuda.h"
@@ -193,6 +195,10 @@ const StyleEntry styles[] = {
     style2<FixMDSCFCuda>("fix", "mdscf/cuda",
                          "mesogpu: fix mdscf (MD-SCF field) resident on the GPU"),
     style2<FixMomentumCuda>("fix", "momentum/cuda", "mesogpu: fix momentum resident on the GPU"),
+    style2<FixNVERigidSingleCuda>("fix", "nve/rigid/single/cuda",
+                                  "mesogpu: fix nve/rigid/single resident on the GPU"),
+    style2<FixNVTRigidSingleCuda>("fix", "nvt/rigid/single/cuda",
+                                  "mesogpu: fix nvt/rigid/single resident on the GPU"),
     style2<ComputeTempCuda>("compute", "temp/cuda",
                             "mesogpu: compute temp from a device reduction in resident runs"),
     style2<VerletCuda>("run", "verlet/cuda",

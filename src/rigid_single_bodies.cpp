@@ -28,23 +28,6 @@
 using namespace LAMMPS_NS;
 namespace phys = mesogpu::physics;
 
-namespace {
-
-double dot3(const double *a, const double *b)
-{
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-// the body axis k (0..2) in the lab frame: column k of R(q)
-void body_axis(const double *q, int k, double *u)
-{
-  double m[9];
-  phys::quat_to_rotation(q, m);
-  for (int r = 0; r < 3; ++r) u[r] = m[3 * r + k];
-}
-
-}    // namespace
-
 /* ---------------------------------------------------------------------- */
 
 RigidSingleBodies::RigidSingleBodies(LAMMPS *lmp, const std::string &prefix_) :
@@ -217,21 +200,14 @@ void RigidSingleBodies::setup(int groupbit)
 
 void RigidSingleBodies::project_spin(int i, const double *q)
 {
-  double u[3];
-  body_axis(q, zero_axis[atom->type[i]], u);
-  double *am = atom->angmom[i];
-  const double s = dot3(am, u);
-  for (int d = 0; d < 3; ++d) am[d] -= s * u[d];
+  phys::rigid_linear_project(q, zero_axis[atom->type[i]], atom->angmom[i]);
 }
 
 /* ---------------------------------------------------------------------- */
 
 void RigidSingleBodies::kick(int i, const double *q, double dtf)
 {
-  const double *tq = atom->torque[i];
-  double *am = atom->angmom[i];
-  for (int d = 0; d < 3; ++d) am[d] += dtf * tq[d];
-  if (zero_axis[atom->type[i]] >= 0) project_spin(i, q);
+  phys::rigid_lab_kick(q, atom->angmom[i], atom->torque[i], zero_axis[atom->type[i]], dtf);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -240,7 +216,7 @@ void RigidSingleBodies::set_dipole(int i, const double *q)
 {
   double *mu = atom->mu[i];
   double u[3];
-  body_axis(q, 2, u);
+  phys::rigid_body_axis(q, 2, u);
   for (int d = 0; d < 3; ++d) mu[d] = mu[3] * u[d];
 }
 
@@ -248,54 +224,12 @@ void RigidSingleBodies::set_dipole(int i, const double *q)
 
 void RigidSingleBodies::advance(int i, double *q, double dtv)
 {
-  // |q| = 1 to rounding: the scheme keeps |q| but lets rounding walk (~1e-16 a step), and
-  // R(q) of a non-unit q scales by |q|^2, so every L -> p -> L round trip would scale L by
-  // |q|^4 (a systematic drift of L of ~1e-14 a step, measured); renormalising here keeps it
-  // at rounding
-  const double qn = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  for (int k = 0; k < 4; ++k) q[k] /= qn;
-  rotate(i, q, dtv);
-  if (dipole) set_dipole(i, q);
-}
-
-/* ----------------------------------------------------------------------
-   free rotation over dtv of local atom i
-------------------------------------------------------------------------- */
-
-void RigidSingleBodies::rotate(int i, double *q, double dtv)
-{
+  // q renormalised, then the free rotation (physics/rigid_rotation.h, rigid_lab_advance:
+  // why the renormalisation is needed is said there)
   const int t = atom->type[i];
-  const double *mom = inertia[t].data();
-  double *am = atom->angmom[i];
-
-  if (zero_axis[t] >= 0) {
-    // linear body (I_a = 0, the others equal I): with L normal to the axis, omega = L / I,
-    // constant, so the exact flow turns q by dt |L| / I about L (lab frame)
-    const double iperp = mom[(zero_axis[t] + 1) % 3];
-    const double lnorm = std::sqrt(dot3(am, am));
-    if (!(lnorm > 0.0)) return;
-    const double half = 0.5 * dtv * lnorm / iperp;
-    const double c = std::cos(half), s = std::sin(half) / lnorm;
-    const double r[4] = {c, s * am[0], s * am[1], s * am[2]};
-    const double q0[4] = {q[0], q[1], q[2], q[3]};
-    q[0] = r[0] * q0[0] - r[1] * q0[1] - r[2] * q0[2] - r[3] * q0[3];
-    q[1] = r[0] * q0[1] + r[1] * q0[0] + r[2] * q0[3] - r[3] * q0[2];
-    q[2] = r[0] * q0[2] - r[1] * q0[3] + r[2] * q0[0] + r[3] * q0[1];
-    q[3] = r[0] * q0[3] + r[1] * q0[2] - r[2] * q0[1] + r[3] * q0[0];
-    return;
-  }
-
-  if (scheme == Scheme::NO_SQUISH) {
-    double p[4];
-    phys::rigid_p_from_lab_angmom(q, am, p);
-    phys::rigid_free_rotate(q, p, mom, dtv);
-    phys::rigid_lab_angmom(q, p, am);
-  } else {
-    double lb[3];
-    phys::rigid_lab_to_body(q, am, lb);
-    phys::rigid_dlm_free_rotate(q, lb, mom, dtv);
-    phys::rigid_body_to_lab(q, lb, am);
-  }
+  phys::rigid_lab_advance(q, atom->angmom[i], inertia[t].data(), zero_axis[t],
+                          scheme == Scheme::DLM, dtv);
+  if (dipole) set_dipole(i, q);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -312,11 +246,7 @@ double RigidSingleBodies::kinetic_energy_local(int groupbit)
       continue;
     const double *q = quat_of(i);
     if (!q) continue;
-    double lb[3];
-    phys::rigid_lab_to_body(q, atom->angmom[i], lb);
-    const double *mom = inertia[type[i]].data();
-    for (int k = 0; k < 3; ++k)
-      if (mom[k] > 0.0) ke += lb[k] * lb[k] / (2.0 * mom[k]);
+    ke += phys::rigid_lab_kinetic_energy(q, atom->angmom[i], inertia[type[i]].data());
   }
   return ke;
 }

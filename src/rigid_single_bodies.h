@@ -41,6 +41,8 @@ class RigidSingleBodies : protected Pointers {
   void kick(int i, const double *q, double dtf);
   // full step: q renormalised, free rotation of (q, L) over dtv, then mu if 'dipole yes'
   void advance(int i, double *q, double dtv);
+  // mu = |mu| (body z in the lab) of local atom i with quaternion q ('dipole yes')
+  void set_dipole(int i, const double *q);
   // sum over local oriented atoms of the group of sum_k L_k^2 / (2 I_k), no mvv2e
   double kinetic_energy_local(int groupbit);
   // rotational degrees of freedom of an oriented atom of type t: 3, or 2 for a linear body
@@ -56,8 +58,6 @@ class RigidSingleBodies : protected Pointers {
 
  private:
   std::string prefix;
-  void rotate(int i, double *q, double dtv);
-  void set_dipole(int i, const double *q);
   void project_spin(int i, const double *q);    // linear body: drop angmom along the axis
 };
 

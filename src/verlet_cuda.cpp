@@ -252,8 +252,12 @@ void VerletCuda::upload()
     image[3 * i + 1] = (im >> IMGBITS & IMGMASK) - IMGMAX;
     image[3 * i + 2] = (im >> IMG2BITS) - IMGMAX;
   }
-  if (!atom->mass_setflag) error->all(FLERR, "run_style verlet/cuda: masses are not set");
-  std::vector<double> mass(atom->mass, atom->mass + ntypes + 1);
+  // per-type masses, unless the atom style has per-atom masses (rmass; atom_style ellipsoid
+  // has no per-type ones), as Atom::check_mass asks
+  if (!atom->rmass_flag && !atom->mass_setflag)
+    error->all(FLERR, "run_style verlet/cuda: masses are not set");
+  std::vector<double> mass(ntypes + 1, 0.0);
+  if (atom->mass) mass.assign(atom->mass, atom->mass + ntypes + 1);
 
   try {
     if (!engine) engine = std::make_unique<mesogpu::cuda::Engine>();

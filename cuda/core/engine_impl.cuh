@@ -104,6 +104,11 @@ namespace cuda {
     bool have_bodies = false;
     bool have_torque() const { return have_orient || have_bodies; }
     void pack_bodies();
+    // fix nve|nvt/rigid/single/cuda (integrate/rigid_single.cu): 3 (ntypes + 1) moments,
+    // the axis of a zero moment per type (-1: none), the scheme
+    DeviceArray<acc> rigid_inertia;
+    DeviceArray<int> rigid_zero_axis;
+    bool rigid_dlm = false;
     DeviceArray<int> rotation_limited;    // drifts past dt |w| = 1 (normalised) since the last take
     DeviceArray<double> gfactor1, gfactor2, mv_sum;
     PerAtomEVStore ev[NUM_FORCE_GROUPS];    // per-atom energy/virial per ForceGroup

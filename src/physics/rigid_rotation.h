@@ -269,6 +269,92 @@ namespace physics {
     rigid_dlm_substep(3, q, L, inertia, h);
   }
 
+  // ---- single-site rigid bodies with the lab-frame angular momentum -------------------
+  // The per-atom step of fix nve/rigid/single and nvt/rigid/single (src/rigid_single_bodies.cpp)
+  // and of their device kernels (cuda/integrate/rigid_single.cu): q the ellipsoid
+  // quaternion, L = atom->angmom (lab), tau = atom->torque (lab), zero_axis the body axis
+  // (0..2) with a zero moment (a linear body, the two other moments equal) or -1.
+
+  // body axis k (0..2) in the lab frame: column k of R(q)
+  template <typename Real> MESO_HD void rigid_body_axis(const Real *q, int k, Real *u)
+  {
+    Real m[9];
+    quat_to_rotation(q, m);
+    for (int r = 0; r < 3; ++r) u[r] = m[3 * r + k];
+  }
+
+  // a linear body has no spin about its axis: L loses its part along body axis `axis`
+  template <typename Real> MESO_HD void rigid_linear_project(const Real *q, int axis, Real *L)
+  {
+    Real u[3];
+    rigid_body_axis(q, axis, u);
+    const Real s = L[0] * u[0] + L[1] * u[1] + L[2] * u[2];
+    for (int d = 0; d < 3; ++d) L[d] -= s * u[d];
+  }
+
+  // half kick L += dtf tau (dtf = dt/2 ftm2v); a linear body keeps only the normal part
+  template <typename Real>
+  MESO_HD void rigid_lab_kick(const Real *q, Real *L, const Real *tau, int zero_axis, Real dtf)
+  {
+    for (int d = 0; d < 3; ++d) L[d] += dtf * tau[d];
+    if (zero_axis >= 0) rigid_linear_project(q, zero_axis, L);
+  }
+
+  // linear body (I_a = 0, the others equal iperp): with L normal to the axis omega = L /
+  // iperp is constant, so the exact flow turns q by dt |L| / iperp about L (lab frame)
+  template <typename Real>
+  MESO_HD void rigid_linear_rotate(Real *q, const Real *L, Real iperp, Real dt)
+  {
+    const Real lnorm = sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);
+    if (!(lnorm > Real(0))) return;
+    const Real half = Real(0.5) * dt * lnorm / iperp;
+    const Real c = cos(half), s = sin(half) / lnorm;
+    const Real r[4] = {c, s * L[0], s * L[1], s * L[2]};
+    const Real q0[4] = {q[0], q[1], q[2], q[3]};
+    q[0] = r[0] * q0[0] - r[1] * q0[1] - r[2] * q0[2] - r[3] * q0[3];
+    q[1] = r[0] * q0[1] + r[1] * q0[0] + r[2] * q0[3] - r[3] * q0[2];
+    q[2] = r[0] * q0[2] - r[1] * q0[3] + r[2] * q0[0] + r[3] * q0[1];
+    q[3] = r[0] * q0[3] + r[1] * q0[2] - r[2] * q0[1] + r[3] * q0[0];
+  }
+
+  // the full rotation step over dt: q renormalised (|q| = 1 to rounding; R(q) of a
+  // non-unit q scales by |q|^2, so every L -> p -> L round trip would scale L by |q|^4,
+  // a drift of ~1e-14 a step; renormalising keeps it at rounding), then the free rotation
+  // of (q, L): exact for a linear body, else NO_SQUISH (dlm false) or DLM, L going
+  // through p or L_body and back
+  template <typename Real>
+  MESO_HD void rigid_lab_advance(Real *q, Real *L, const Real *inertia, int zero_axis, bool dlm,
+                                 Real dt)
+  {
+    const Real qn = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int k = 0; k < 4; ++k) q[k] /= qn;
+    if (zero_axis >= 0) {
+      rigid_linear_rotate(q, L, inertia[(zero_axis + 1) % 3], dt);
+    } else if (!dlm) {
+      Real p[4];
+      rigid_p_from_lab_angmom(q, L, p);
+      rigid_free_rotate(q, p, inertia, dt);
+      rigid_lab_angmom(q, p, L);
+    } else {
+      Real lb[3];
+      rigid_lab_to_body(q, L, lb);
+      rigid_dlm_free_rotate(q, lb, inertia, dt);
+      rigid_body_to_lab(q, lb, L);
+    }
+  }
+
+  // sum_k L_k^2 / (2 I_k) with L_k in the body frame (axes with I_k = 0 carry none)
+  template <typename Real>
+  MESO_HD Real rigid_lab_kinetic_energy(const Real *q, const Real *L, const Real *inertia)
+  {
+    Real lb[3];
+    rigid_lab_to_body(q, L, lb);
+    Real ke = Real(0);
+    for (int k = 0; k < 3; ++k)
+      if (inertia[k] > Real(0)) ke += lb[k] * lb[k] / (Real(2) * inertia[k]);
+    return ke;
+  }
+
 }    // namespace physics
 }    // namespace mesogpu
 
