@@ -91,6 +91,40 @@ namespace cuda {
       if (k < min(cell_count[c], cell_cap)) cell_pos[idx] = pos[cell_atoms[idx]];
     }
 
+    // atom i's special neighbours as the list builds read them: level(j) is 0 (not
+    // special), 1 (1-2), 2 (1-3) or 3 (1-4); mark() applies LAMMPS's special flag of that
+    // level to a list entry: false drops the pair (flag 0), flag 2 sets the special bits
+    struct SpecialLookup {
+      const int *list = nullptr;
+      int n12 = 0, n13 = 0, n14 = 0;
+      int flag[4];
+      __device__ SpecialLookup(const int *nspecial, const int *special, int maxspecial, int i,
+                               int4 special_flag) :
+          flag{special_flag.x, special_flag.y, special_flag.z, special_flag.w}
+      {
+        if (!nspecial) return;
+        const int *ns = nspecial + 3 * (size_t) i;
+        n12 = ns[0];
+        n13 = ns[1];
+        n14 = ns[2];
+        list = special + (size_t) i * maxspecial;
+      }
+      __device__ bool any() const { return n14 > 0; }
+      __device__ int level(int j) const
+      {
+        for (int s = 0; s < n14; ++s)
+          if (list[s] == j) return (s < n12) ? 1 : (s < n13) ? 2 : 3;
+        return 0;
+      }
+      __device__ bool mark(int which, int &entry) const
+      {
+        if (!which) return true;
+        if (flag[which] == 0) return false;
+        if (flag[which] == 2) entry ^= which << SBBITS;
+        return true;
+      }
+    };
+
     // neighbours from the 27 surrounding cells within (cut + skin), special pairs marked
     // or dropped as LAMMPS does; column-major (nbr[k * n + i]) so reads coalesce
     __global__ void build_neighbors_kernel(int n, const PosType<real> *pos, BoxD box, int3 ncell,
@@ -107,10 +141,7 @@ namespace cuda {
       const int cell = cell_of[i];
       const int cx = cell % ncell.x, cy = (cell / ncell.x) % ncell.y,
                 cz = cell / (ncell.x * ncell.y);
-      const int *nsi = nspecial ? nspecial + 3 * (size_t) i : nullptr;
-      const int ns0 = nsi ? nsi[0] : 0, ns1 = nsi ? nsi[1] : 0, ns2 = nsi ? nsi[2] : 0;
-      const int *speci = special ? special + (size_t) i * maxspecial : nullptr;
-      const int sflag[4] = {special_flag.x, special_flag.y, special_flag.z, special_flag.w};
+      const SpecialLookup spec(nspecial, special, maxspecial, i, special_flag);
       int count = 0;
       // the 27 surrounding cells; with 2 cells in a periodic dimension the offsets -1 and
       // +1 name the same cell, so that dimension visits 2 (a box of 2 to 3 cutoffs); a
@@ -140,18 +171,7 @@ namespace cuda {
               if (j == i) continue;
               if (ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) continue;
               int entry = j;
-              if (ns2) {
-                int which = 0;
-                for (int s = 0; s < ns2; ++s)
-                  if (speci[s] == j) {
-                    which = (s < ns0) ? 1 : (s < ns1) ? 2 : 3;
-                    break;
-                  }
-                if (which) {
-                  if (sflag[which] == 0) continue;
-                  if (sflag[which] == 2) entry = j ^ (which << SBBITS);
-                }
-              }
+              if (spec.any() && !spec.mark(spec.level(j), entry)) continue;
               // column k of the list starts at k n: past 2^31 entries at ~30 M atoms
               if (count < nbr_cap) nbr[(size_t) count * n + i] = entry;
               ++count;
@@ -184,10 +204,7 @@ namespace cuda {
         lo[d] = box.periodic[d] ? c[d] - r[d] : max(c[d] - 1, 0);
         hi[d] = box.periodic[d] ? c[d] + r[d] : min(c[d] + 1, nc[d] - 1);
       }
-      const int *nsi = nspecial ? nspecial + 3 * (size_t) i : nullptr;
-      const int ns0 = nsi ? nsi[0] : 0, ns1 = nsi ? nsi[1] : 0, ns2 = nsi ? nsi[2] : 0;
-      const int *speci = special ? special + (size_t) i * maxspecial : nullptr;
-      const int sflag[4] = {special_flag.x, special_flag.y, special_flag.z, special_flag.w};
+      const SpecialLookup spec(nspecial, special, maxspecial, i, special_flag);
       const real half[3] = {real(0.5) * box.prd_r[0], real(0.5) * box.prd_r[1],
                             real(0.5) * box.prd_r[2]};
       int count = 0;
@@ -221,20 +238,11 @@ namespace cuda {
               if (j == i && self_image) continue;
               if (ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) continue;
               int entry = j | (code << box.img_bits);
-              if (ns2) {
-                int which = 0;
-                for (int s = 0; s < ns2; ++s)
-                  if (speci[s] == j) {
-                    which = (s < ns0) ? 1 : (s < ns1) ? 2 : 3;
-                    break;
-                  }
+              if (spec.any()) {
                 const bool far = (box.periodic[0] && fabs(ddx) > half[0]) ||
                                  (box.periodic[1] && fabs(ddy) > half[1]) ||
                                  (box.periodic[2] && fabs(ddz) > half[2]);
-                if (which && !far) {
-                  if (sflag[which] == 0) continue;
-                  if (sflag[which] == 2) entry ^= which << SBBITS;
-                }
+                if (!far && !spec.mark(spec.level(j), entry)) continue;
               }
               if (count < nbr_cap) nbr[(size_t) count * n + i] = entry;
               ++count;
