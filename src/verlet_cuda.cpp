@@ -252,8 +252,11 @@ void VerletCuda::upload()
     image[3 * i + 1] = (im >> IMGBITS & IMGMASK) - IMGMAX;
     image[3 * i + 2] = (im >> IMG2BITS) - IMGMAX;
   }
-  if (!atom->mass_setflag) error->all(FLERR, "run_style verlet/cuda: masses are not set");
-  std::vector<double> mass(atom->mass, atom->mass + ntypes + 1);
+  // per-type masses, or per-atom ones only (atom_style ellipsoid: no per-type array)
+  if (!atom->mass_setflag && !atom->rmass_flag)
+    error->all(FLERR, "run_style verlet/cuda: masses are not set");
+  std::vector<double> mass(ntypes + 1, 1.0);
+  if (atom->mass) mass.assign(atom->mass, atom->mass + ntypes + 1);
 
   try {
     if (!engine) engine = std::make_unique<mesogpu::cuda::Engine>();

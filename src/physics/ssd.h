@@ -219,6 +219,23 @@ namespace physics {
     return make_ssd_params(t, t, ljmode, lj_cut, elec, coul_cut, eps_rf, qqr2e);
   }
 
+  // the pair under special bonds: the energy is linear in (lj1, lj2, lj_offset, nu0, nu0p)
+  // and in dip, so factor_lj scales the van der Waals part (LJ + sticky) and factor_coul the
+  // dipole part, exactly (the CPU style and the CUDA kernel both call this)
+  template <typename Real>
+  MESO_HD SsdParams<Real> ssd_special_scaled(const SsdParams<Real> &p, Real factor_lj,
+                                             Real factor_coul)
+  {
+    SsdParams<Real> q = p;
+    q.lj1 *= factor_lj;
+    q.lj2 *= factor_lj;
+    q.lj_offset *= factor_lj;
+    q.nu0 *= factor_lj;
+    q.nu0p *= factor_lj;
+    q.dip *= factor_coul;
+    return q;
+  }
+
   // ---- pieces of the sticky term, exposed for the tests ----------------------------------
 
   // s(r) and ds/dr: 1 below rl, the cubic between, 0 from ru on
