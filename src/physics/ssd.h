@@ -1,6 +1,7 @@
 /* mesogpu: the soft-sticky-dipole (SSD) family of one-site rigid water models, the pair
- * evaluator of a coming pair style. Every function here is MESO_HD and free of containers,
- * exceptions and strings, so the same code serves the CPU style and the CUDA kernel.
+ * evaluator of pair_style ssd and ssd/cuda (cuda/forces/pair_ssd.cu). Every function here is
+ * MESO_HD and free of containers, exceptions and strings, so the same code serves the CPU style and
+ * the CUDA kernel.
  *
  * References (the parameter sets of ssd_type()):
  *   SSD     Y. Liu and T. Ichiye, J. Phys. Chem. 100, 2723 (1996).
