@@ -29,6 +29,7 @@
 #include <mpi.h>
 #include <string>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 using namespace gpu_test;
@@ -60,7 +61,7 @@ struct Lmp : LmpSession {
   std::vector<double> positions() { return peratom(lmp->atom->x); }
 };
 
-using Setup = std::function<void(Lmp &, bool)>;
+using SystemFn = std::function<void(Lmp &, bool)>;
 
 // what the tests vary: the atom_modify sort setting (0: never; the device sorts along its
 // space-filling curve at the first neighbour build and then every N steps) and bonds with
@@ -121,13 +122,13 @@ void gb_mix(Lmp &l, bool dev, const Opt &o)
   l.cmds({"units lj", o.bonds ? "atom_style hybrid bond ellipsoid" : "atom_style ellipsoid",
           "atom_modify map array sort " + o.sort, "lattice sc 0.3", "region box block 0 6 0 6 0 6",
           create_box(3, o.bonds), "create_atoms 1 box",
-          "displace_atoms all random 0.1 0.1 0.1 7781 units box",
+          "displace_atoms all random 0.05 0.05 0.05 7781 units box",
           "set type 1 type/fraction 2 0.35 1234", "set type 1 type/fraction 3 0.4 4321",
           "set type 1 shape 0.6 0.6 1.4", "set type 2 shape 1.0 1.0 0.6", "set type * mass 1.0",
           "set type 1*2 quat/random 4471"});
   if (o.bonds) l.cmd("mass * 1.0");
   if (o.variant == 0) {
-    l.cmds({"pair_style " + S(dev, "gb") + " 3.0", "pair_coeff 1 1 gb 0.4 1.0 1.0 1.0 0.2",
+    l.cmds({"pair_style " + S(dev, "gb") + " 3.0", "pair_coeff 1 1 gb 0.4 0.9 1.0 1.0 0.2",
             "pair_coeff 2 2 gb 0.6 0.4 0.8 0.5 1.0", "pair_coeff 3 3 lj 0.6 0.5"});
   } else {
     l.cmds({"pair_style " + S(dev, "gb") + " 2.6 sigma0 arithmetic shift yes mu 1.0 nu 2.0",
@@ -202,7 +203,7 @@ void overlay_all(Lmp &l, bool dev, const Opt &o)
           "run_style " + S(dev, "verlet")});
 }
 
-Setup with(void (*f)(Lmp &, bool, const Opt &), Opt o)
+SystemFn with(void (*f)(Lmp &, bool, const Opt &), Opt o)
 {
   return [f, o](Lmp &l, bool dev) { f(l, dev, o); };
 }
@@ -234,7 +235,7 @@ void compare_now(Lmp &cpu, Lmp &dev, const char *label)
 // the configuration as set up, then moved: every atom displaced and the atoms of the types
 // `turned` (those with an ellipsoid bonus) turned on the host between runs (the next run
 // uploads positions and quaternions again)
-void compare_forces(const Setup &setup, const std::string &label, bool move = true,
+void compare_forces(const SystemFn &setup, const std::string &label, bool move = true,
                     const char *turned = "*")
 {
   Lmp cpu, dev;
@@ -250,7 +251,7 @@ void compare_forces(const Setup &setup, const std::string &label, bool move = tr
 
 // a translational trajectory with fixed orientations: fix nve against fix nve/cuda, a
 // neighbour list built every step and (sort "5 0.0") device sorts every 5 steps
-void compare_trajectory(const Setup &setup, const char *label, const char *temp, int steps)
+void compare_trajectory(const SystemFn &setup, const char *label, const char *temp, int steps)
 {
   Lmp cpu, dev;
   setup(cpu, false);
@@ -446,6 +447,36 @@ TEST(BodyPairsHost, SuffixPicksDeviceStyles)
       EXPECT_NE(std::string(typeid(*p).name()).find("CudaE"), std::string::npos)
           << s << ": " << typeid(*p).name();
     }
+  }
+}
+
+// the CPU halves of the comparisons run anywhere: every reference system is a valid input
+// with forces and torques (so a failure on the GPU machine is the device's)
+TEST(BodyPairsHost, ReferenceSystemsRunOnTheCpu)
+{
+  const std::vector<std::pair<std::string, SystemFn>> systems = {
+      {"ssd 0", with(ssd_water, {0})},
+      {"ssd 1 bonds", with(ssd_water, {1, "0 0.0", true})},
+      {"gb 0", with(gb_mix, {0})},
+      {"gb 1 bonds", with(gb_mix, {1, "0 0.0", true})},
+      {"coul/dipole/body 0", with(coul_beads, {0})},
+      {"coul/dipole/body 1 bonds", with(coul_beads, {1, "0 0.0", true})},
+      {"overlay", with(overlay_all, {0})}};
+  for (const auto &sys : systems) {
+    Lmp cpu;
+    sys.second(cpu, false);
+    cpu.cmds({"thermo_style custom step pe press", "run 0 post no"});
+    double fs = 0, ts = 0;
+    max_rel_diff(cpu.forces(), cpu.forces(), &fs);
+    max_rel_diff(cpu.torques(), cpu.torques(), &ts);
+    const double pe = cpu.thermo("pe");
+    printf("[host] %-26s natoms %d bonds %d: pe %.10g press %.8g max|F| %.4g max|tau| %.4g\n",
+           sys.first.c_str(), (int) cpu.lmp->atom->natoms, (int) cpu.lmp->atom->nbonds, pe,
+           cpu.thermo("press"), fs, ts);
+    EXPECT_TRUE(std::isfinite(pe)) << sys.first;
+    EXPECT_GT(fs, 0.0) << sys.first;
+    EXPECT_GT(ts, 0.0) << sys.first;
+    EXPECT_LT(fs, 1e4) << sys.first;    // no near-overlap dominates the comparison
   }
 }
 
