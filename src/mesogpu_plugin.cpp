@@ -49,6 +49,9 @@
 #include "cuda/pair_hybrid_cuda.h"
 #include "cuda/pair_lj_cut_cuda.h"
 #include "cuda/pair_soft_aniso_cuda.h"
+#include "cuda/pair_ssd_cuda.h"
+#include "cuda/pair_gb_cuda.h"
+#include "cuda/pair_coul_dipole_body_cuda.h"
 #include "cuda/pair_table_r2_cuda.h"
 #include "cuda/pair_zero_cuda.h"
 #include "compute.h"
@@ -160,6 +163,10 @@ const StyleEntry styles[] = {
                         "mesogpu: dpd resident on the GPU (Philox noise per pair and step)"),
     style1<PairSoftAnisoCuda>("pair", "soft/aniso/cuda",
                               "mesogpu: soft anisotropic particles resident on the GPU"),
+    style1<PairSSDCuda>("pair", "ssd/cuda", "mesogpu: ssd water resident on the GPU"),
+    style1<PairGBCuda>("pair", "gb/cuda", "mesogpu: gb (Gay-Berne) resident on the GPU"),
+    style1<PairCoulDipoleBodyCuda>("pair", "coul/dipole/body/cuda",
+                                   "mesogpu: coul/dipole/body resident on the GPU"),
     style1<PairZeroCuda>("pair", "zero/cuda", "mesogpu: no pair forces, resident runs"),
     style1<PairHybridCuda>("pair", "hybrid/cuda",
                            "mesogpu: pair_style hybrid over /cuda sub-styles, resident on the GPU"),

@@ -26,6 +26,7 @@ using namespace LAMMPS_NS;
 using mesogpu::physics::make_ssd_params;
 using mesogpu::physics::quat_to_body_frame;
 using mesogpu::physics::ssd_pair;
+using mesogpu::physics::ssd_special_scaled;
 using mesogpu::physics::ssd_type;
 using mesogpu::physics::SsdElectrostatics;
 using mesogpu::physics::SsdLj;
@@ -119,20 +120,6 @@ void set_lj(SsdParams<double> &p, double sigma, double epsilon, SsdLj ljmode)
     const double ic6 = 1.0 / (p.lj_cutsq * p.lj_cutsq * p.lj_cutsq);
     p.lj_offset = ic6 * (p.lj1 * ic6 - p.lj2);
   }
-}
-
-// the pair's energy is linear in (lj1, lj2, lj_offset, nu0, nu0p) and in dip: special bonds
-// scale the van der Waals part (LJ + sticky) and the dipole part separately, exactly
-SsdParams<double> scaled(const SsdParams<double> &p, double factor_lj, double factor_coul)
-{
-  SsdParams<double> q = p;
-  q.lj1 *= factor_lj;
-  q.lj2 *= factor_lj;
-  q.lj_offset *= factor_lj;
-  q.nu0 *= factor_lj;
-  q.nu0p *= factor_lj;
-  q.dip *= factor_coul;
-  return q;
 }
 
 }    // namespace
@@ -274,7 +261,7 @@ void PairSSD::compute(int eflag, int vflag)
       double evdwl, ecoul, fj[3], ti[3], tj[3];
       bool hit;
       if (sb) {
-        const SsdParams<double> p = scaled(p0, special_lj[sb], special_coul[sb]);
+        const SsdParams<double> p = ssd_special_scaled(p0, special_lj[sb], special_coul[sb]);
         hit = ssd_pair(p, rij, frame[i], frame[j], evdwl, ecoul, fj, ti, tj);
       } else {
         hit = ssd_pair(p0, rij, frame[i], frame[j], evdwl, ecoul, fj, ti, tj);

@@ -1,12 +1,22 @@
 /* mesogpu: the oriented pair-kernel template (internal to cuda/): forces and torques of
- * particles with a unit orientation n (pair soft/aniso). One thread per atom over its
- * full list; the thread keeps its own atom's force and torque (tau_i = n_i x g_i), half
- * of each pair's energy and virial.
+ * particles with an orientation: a unit vector n (pair soft/aniso, s.orient_packed) or
+ * the quaternion of a single-site rigid body (pair ssd, gb, coul/dipole/body,
+ * s.quat_packed). One thread per atom over its full list; the thread keeps its own
+ * atom's force and torque, half of each pair's energy and virial.
  *
- * Evaluator concept: cutsq per type pair (0 where the style does not act), and
- *   eval(ij, rij, ni, nj, e, fj, gi, gj): energy, force on j (F_j) and the gorques
- *   g = -dE/dn of both atoms for rij = x_j - x_i and unit orientations ni, nj; false:
- *   no interaction. The kernel applies the special factor (torque on i: n_i x g_i). */
+ * Evaluator concept (a small struct passed by value; it holds its device pointers):
+ *   cutsq                     per type pair (0 where the style does not act)
+ *   Site                      what the evaluator reads of one atom (its orientation, as
+ *                             the physics wants it: n, a rotation matrix, a lab dipole;
+ *                             charges), built once per atom i and once per pair for j
+ *   site(i, type)             the Site of device atom i of type `type`
+ *   eval(ij, which, rij, si, sj, e, fj, ti)
+ *                             energy, force on j (F_j) and torque on i (lab frame) for
+ *                             rij = x_j - x_i and special level `which` (0: none, 1..3:
+ *                             1-2, 1-3, 1-4), whose factors the evaluator applies itself
+ *                             (one factor, or separate van der Waals and Coulomb parts);
+ *                             false: no interaction.
+ * The force on i is -F_j (the thread adds it); the torque on j is j's own thread's. */
 #ifndef MESOGPU_CUDA_FORCES_ORIENTED_PAIR_KERNEL_CUH
 #define MESOGPU_CUDA_FORCES_ORIENTED_PAIR_KERNEL_CUH
 
@@ -16,17 +26,26 @@ namespace mesogpu {
 namespace cuda {
   namespace detail {
 
-    template <class Aniso, bool EV, bool Images = false>
-    __global__ void aniso_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
-                                        const int *nbr, Aniso aniso, int ntp1, Special4 special_lj,
-                                        const real4 *orient, Vec3Out fout, Vec3Out tout,
-                                        PerAtomEV ev)
+    // the quaternion (w, x, y, z) of device atom i as the physics headers take it (all
+    // zero: no body)
+    __device__ __forceinline__ void load_quat(const real4 *quat, int i, real q[4])
+    {
+      const real4 v = quat[i];    // packed as (w, x, y, z) in (x, y, z, w)
+      q[0] = v.x;
+      q[1] = v.y;
+      q[2] = v.z;
+      q[3] = v.w;
+    }
+
+    template <class Eval, bool EV, bool Images = false>
+    __global__ void oriented_forces_kernel(int n, const PosType<real> *pos, BoxD box,
+                                           const int *nnbr, const int *nbr, Eval ev, int ntp1,
+                                           Vec3Out fout, Vec3Out tout, PerAtomEV ev_out)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
       const PosType<real> pi = pos[i];
-      const real4 oi = orient[i];
-      const real ni[3] = {oi.x, oi.y, oi.z};
+      const typename Eval::Site si = ev.site(i, pi.type);
       acc fx, fy, fz, tx, ty, tz, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
       fout.start(i, fx, fy, fz);
       tout.start(i, tx, ty, tz);
@@ -42,23 +61,21 @@ namespace cuda {
         const real dx = d.x, dy = d.y, dz = d.z;
         const real rsq = dx * dx + dy * dy + dz * dz;
         const int ij = pi.type * ntp1 + pj.type;
-        if (rsq >= aniso.cutsq[ij]) continue;
-        const real4 oj = orient[j];
-        const real nj[3] = {oj.x, oj.y, oj.z};
+        if (rsq >= ev.cutsq[ij]) continue;
+        const typename Eval::Site sj = ev.site(j, pj.type);
         const real rij[3] = {-dx, -dy, -dz};    // x_j - x_i
-        real en, fj[3], gi[3], gj[3];
-        if (!aniso.eval(ij, rij, ni, nj, en, fj, gi, gj)) continue;
-        const real factor = special_lj.w[which];
-        // force on i is -F_j; torque on i is n_i x g_i
-        fx -= factor * fj[0];
-        fy -= factor * fj[1];
-        fz -= factor * fj[2];
-        tx += factor * (ni[1] * gi[2] - ni[2] * gi[1]);
-        ty += factor * (ni[2] * gi[0] - ni[0] * gi[2]);
-        tz += factor * (ni[0] * gi[1] - ni[1] * gi[0]);
+        real en, fj[3], ti[3];
+        if (!ev.eval(ij, which, rij, si, sj, en, fj, ti)) continue;
+        // force on i is -F_j
+        fx -= fj[0];
+        fy -= fj[1];
+        fz -= fj[2];
+        tx += ti[0];
+        ty += ti[1];
+        tz += ti[2];
         if (EV) {
-          e += acc(0.5) * factor * en;
-          const acc h = acc(0.5) * factor;    // del (x) F_i, del = x_i - x_j, F_i = -F_j
+          e += acc(0.5) * en;
+          const acc h = acc(0.5);    // del (x) F_i, del = x_i - x_j, F_i = -F_j
           v[0] -= h * dx * fj[0];
           v[1] -= h * dy * fj[1];
           v[2] -= h * dz * fj[2];
@@ -69,18 +86,18 @@ namespace cuda {
       }
       fout.store(i, fx, fy, fz);
       tout.store(i, tx, ty, tz);
-      if (EV) ev.store(i, e, v);
+      if (EV) ev_out.store(i, e, v);
     }
 
-    template <class Aniso>
-    void launch_oriented_pair_kernel(Engine::Impl &s, const ForceStep &c, const Aniso &aniso)
+    template <class Eval>
+    void launch_oriented_pair_kernel(Engine::Impl &s, const ForceStep &c, const Eval &ev)
     {
-      auto kernel = c.ev ? aniso_forces_kernel<Aniso, true> : aniso_forces_kernel<Aniso, false>;
+      auto kernel = c.ev ? oriented_forces_kernel<Eval, true> : oriented_forces_kernel<Eval, false>;
       if (c.box.img_bits)    // small box: explicit images
-        kernel =
-            c.ev ? aniso_forces_kernel<Aniso, true, true> : aniso_forces_kernel<Aniso, false, true>;
-      kernel<<<c.nb, BLOCK>>>(s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), aniso, s.ntp1(),
-                              c.special_lj, s.orient_packed.get(), c.force, c.torque, c.ev_out);
+        kernel = c.ev ? oriented_forces_kernel<Eval, true, true>
+                      : oriented_forces_kernel<Eval, false, true>;
+      kernel<<<c.nb, BLOCK>>>(s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), ev, s.ntp1(),
+                              c.force, c.torque, c.ev_out);
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
 

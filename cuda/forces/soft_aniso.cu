@@ -10,13 +10,39 @@ namespace mesogpu {
 namespace cuda {
 
   namespace {
+    // orientation: the unit vector n (s.orient_packed); one special factor (special_lj)
+    // scales energy, force and torque
     struct SoftAnisoDev {
       const physics::SoftAnisoParams<real> *p;
       const real *cutsq;
-      __device__ bool eval(int ij, const real rij[3], const real ni[3], const real nj[3], real &e,
-                           real fj[3], real gi[3], real gj[3]) const
+      const real4 *orient;
+      Special4 special_lj;
+      struct Site {
+        real n[3];
+      };
+      __device__ Site site(int i, int) const
       {
-        return physics::soft_aniso_pair<real>(p[ij], rij, ni, nj, e, fj, gi, gj);
+        const real4 o = orient[i];
+        return Site{{o.x, o.y, o.z}};
+      }
+      __device__ bool eval(int ij, int which, const real rij[3], const Site &si, const Site &sj,
+                           real &e, real fj[3], real ti[3]) const
+      {
+        real gi[3], gj[3];
+        if (!physics::soft_aniso_pair<real>(p[ij], rij, si.n, sj.n, e, fj, gi, gj)) return false;
+        const real *n = si.n;    // torque on i: n_i x g_i
+        ti[0] = n[1] * gi[2] - n[2] * gi[1];
+        ti[1] = n[2] * gi[0] - n[0] * gi[2];
+        ti[2] = n[0] * gi[1] - n[1] * gi[0];
+        if (which) {
+          const real factor = special_lj.w[which];
+          e *= factor;
+          for (int d = 0; d < 3; ++d) {
+            fj[d] *= factor;
+            ti[d] *= factor;
+          }
+        }
+        return true;
       }
     };
 
@@ -45,7 +71,8 @@ namespace cuda {
       bool makes_torque() const override { return true; }
       void launch(Engine::Impl &s, const detail::ForceStep &c) override
       {
-        detail::launch_oriented_pair_kernel(s, c, SoftAnisoDev{params.get(), cutsq.get()});
+        detail::launch_oriented_pair_kernel(
+            s, c, SoftAnisoDev{params.get(), cutsq.get(), s.orient_packed.get(), c.special_lj});
       }
 
      private:

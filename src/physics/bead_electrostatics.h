@@ -1,8 +1,9 @@
 /* mesogpu: electrostatics of charged and dipolar coarse-grained beads (the lipid model of Orsi
  * et al.: charged choline and phosphate beads, glycerol and ester beads carrying point
  * dipoles fixed in the bead's body frame). The pair evaluator of pair_style coul/dipole/body
- * and of a coming CUDA kernel: every function here is MESO_HD and free of containers,
- * exceptions and strings. No LJ part: combine with lj/cut, gb or ssd via pair_style hybrid/overlay.
+ * and of its CUDA kernel (cuda/forces/pair_coul_dipole_body.cu): every function here is MESO_HD and
+ * free of containers, exceptions and strings. No LJ part: combine with lj/cut, gb or ssd via
+ * pair_style hybrid/overlay.
  *
  * References:
  *   model      M. Orsi, D. Y. Haubertin, W. E. Sanderson and J. W. Essex, J. Phys. Chem. B 112,

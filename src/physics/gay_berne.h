@@ -6,8 +6,9 @@
  * eps_S, eps_E mixed by OpenMD's rule for H'), generalising
  *   J. G. Gay and B. J. Berne, "Modification of the overlap potential to mimic a linear
  *   site-site potential", J. Chem. Phys. 74, 3316-3319 (1981), doi:10.1063/1.441483.
- * The formulas are those of MODELS.md section 5. Used by the future CPU pair style and by
- * the CUDA kernel; every function here is MESO_HD and free of containers and exceptions.
+ * The formulas are those of MODELS.md section 5. Used by pair_style gb and by
+ * the CUDA kernel (cuda/forces/pair_gb.cu); every function here is MESO_HD and free of containers
+ * and exceptions.
  *
  * Geometry (as soft_aniso.h, NOT LAMMPS's delx = x_i - x_j):
  *   r_ij = x_j - x_i,  r = |r_ij|,  e = r_ij / r

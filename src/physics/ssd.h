@@ -1,6 +1,7 @@
 /* mesogpu: the soft-sticky-dipole (SSD) family of one-site rigid water models, the pair
- * evaluator of a coming pair style. Every function here is MESO_HD and free of containers,
- * exceptions and strings, so the same code serves the CPU style and the CUDA kernel.
+ * evaluator of pair_style ssd and ssd/cuda (cuda/forces/pair_ssd.cu). Every function here is
+ * MESO_HD and free of containers, exceptions and strings, so the same code serves the CPU style and
+ * the CUDA kernel.
  *
  * References (the parameter sets of ssd_type()):
  *   SSD     Y. Liu and T. Ichiye, J. Phys. Chem. 100, 2723 (1996).
@@ -217,6 +218,23 @@ namespace physics {
   {
     const SsdType<Real> t = ssd_type<Real>(set);
     return make_ssd_params(t, t, ljmode, lj_cut, elec, coul_cut, eps_rf, qqr2e);
+  }
+
+  // the pair under special bonds: the energy is linear in (lj1, lj2, lj_offset, nu0, nu0p)
+  // and in dip, so factor_lj scales the van der Waals part (LJ + sticky) and factor_coul the
+  // dipole part, exactly (the CPU style and the CUDA kernel both call this)
+  template <typename Real>
+  MESO_HD SsdParams<Real> ssd_special_scaled(const SsdParams<Real> &p, Real factor_lj,
+                                             Real factor_coul)
+  {
+    SsdParams<Real> q = p;
+    q.lj1 *= factor_lj;
+    q.lj2 *= factor_lj;
+    q.lj_offset *= factor_lj;
+    q.nu0 *= factor_lj;
+    q.nu0p *= factor_lj;
+    q.dip *= factor_coul;
+    return q;
   }
 
   // ---- pieces of the sticky term, exposed for the tests ----------------------------------

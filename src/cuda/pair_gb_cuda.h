@@ -1,0 +1,25 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   mesogpu - pair_style gb/cuda: pair_style gb with a device part for
+   run_style verlet/cuda (src/cuda/device_styles.h): forces and torques from the
+   device's rigid-body quaternions. Docs: doc/pair_gb.md (section GPU).
+------------------------------------------------------------------------- */
+
+#ifndef MESOGPU_PAIR_GB_CUDA_H
+#define MESOGPU_PAIR_GB_CUDA_H
+
+#include "device_style_util.h"
+#include "pair_gb.h"
+
+namespace LAMMPS_NS {
+
+class PairGBCuda : public PairGB, public DeviceForce {
+ public:
+  MESOGPU_DEVICE_PER_ATOM(pair)
+  PairGBCuda(class LAMMPS *lmp) : PairGB(lmp) {}
+  void init_style() override;
+  void device_setup(mesogpu::cuda::Engine &engine) override;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
