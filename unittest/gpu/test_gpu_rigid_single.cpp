@@ -207,7 +207,7 @@ TEST(GpuRigidSingle, GayBerneTorquesFollowCpu)
   LmpSession cpu, dev;
   auto setup = [&](LmpSession &l, bool d) {
     system(l, d, "all nve/rigid/single" + std::string(d ? "/cuda" : "") + inertia_args(false),
-           "pair_style " + S(d, "gb") + " 2.5\npair_coeff 1 1 gb 0.5 1.0 1.0 1.0 0.4\n" +
+           "pair_style " + S(d, "gb") + " 2.5\npair_coeff 1 1 gb 0.4 0.9 1.0 1.0 0.4\n" +
                "pair_coeff 2 2 gb 0.5 1.0 0.8 0.8 0.5\npair_coeff 3 3 lj 0.6 1.0\n" +
                "timestep 0.002\nvariable pe equal pe");
   };
