@@ -16,11 +16,16 @@
  *                             1-2, 1-3, 1-4), whose factors the evaluator applies itself
  *                             (one factor, or separate van der Waals and Coulomb parts);
  *                             false: no interaction.
- * The force on i is -F_j (the thread adds it); the torque on j is j's own thread's. */
+ * The force on i is -F_j (the thread adds it); the torque on j is j's own thread's.
+ * Optional: min_blocks, blocks of BLOCK threads per SM the kernel without energies must
+ * fit (__launch_bounds__; caps its registers: soft/aniso keeps the 64 it had before
+ * this template took quaternions). */
 #ifndef MESOGPU_CUDA_FORCES_ORIENTED_PAIR_KERNEL_CUH
 #define MESOGPU_CUDA_FORCES_ORIENTED_PAIR_KERNEL_CUH
 
 #include "core/engine_impl.cuh"
+
+#include <type_traits>
 
 namespace mesogpu {
 namespace cuda {
@@ -37,10 +42,19 @@ namespace cuda {
       q[3] = v.w;
     }
 
+    // Eval::min_blocks if the evaluator names it, else 1 (no register cap)
+    template <class E, class = void> struct MinBlocks {
+      static constexpr int value = 1;
+    };
+    template <class E> struct MinBlocks<E, std::void_t<decltype(E::min_blocks)>> {
+      static constexpr int value = E::min_blocks;
+    };
+
     template <class Eval, bool EV, bool Images = false>
-    __global__ void oriented_forces_kernel(int n, const PosType<real> *pos, BoxD box,
-                                           const int *nnbr, const int *nbr, Eval ev, int ntp1,
-                                           Vec3Out fout, Vec3Out tout, PerAtomEV ev_out)
+    __global__ void __launch_bounds__(BLOCK, EV ? 1 : MinBlocks<Eval>::value)
+        oriented_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
+                               const int *nbr, Eval ev, int ntp1, Vec3Out fout, Vec3Out tout,
+                               PerAtomEV ev_out)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
