@@ -8,6 +8,7 @@
 #include "comm.h"
 #include "cuda/device_bodies.h"
 #include "cuda/device_topology.h"
+#include "cuda/device_topology_sync.h"
 #include "cuda/compute_temp_cuda.h"
 #include "cuda/device_styles.h"
 #include "cuda/pair_hybrid_cuda.h"
@@ -716,4 +717,13 @@ void VerletCuda::cleanup()
 {
   sync_atoms();
   Verlet::cleanup();
+}
+
+/* ----------------------------------------------------------------------
+   bonds made or broken on the device into LAMMPS's arrays (part of sync_atoms)
+------------------------------------------------------------------------- */
+
+void VerletCuda::sync_topology()
+{
+  if (engine) mesogpu::download_device_topology(lmp, *engine);
 }

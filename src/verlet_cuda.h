@@ -39,12 +39,10 @@ class VerletCuda : public Verlet, public DeviceContext {
   // sync_atoms(), then ghost atoms and host neighbour lists as at a reneighboring step
   // when a compute or fix uses its own list (so rdf, cluster/atom... see current data)
   void sync_for_host_code();
-  // bonds made or broken on the device since the last call into LAMMPS's bond and special
-  // arrays (no-op when the device topology did not change; part of sync_atoms();
-  // defined in cuda/device_bonds.cpp)
-  void sync_topology();
-  // the engine itself, for commands that edit the device state (device_bonds; nullptr before setup)
-  mesogpu::cuda::Engine *device_engine_mutable() { return engine.get(); }
+  // DeviceContext: device edits between runs (device_bonds); sync_topology is part of
+  // sync_atoms() (the download itself: cuda/device_topology_sync.cpp)
+  mesogpu::cuda::Engine *engine_for_edits() override { return engine.get(); }
+  void sync_topology() override;
 
  protected:
   std::unique_ptr<mesogpu::cuda::Engine> engine;

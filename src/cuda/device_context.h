@@ -31,6 +31,12 @@ class DeviceContext {
   virtual mesogpu::cuda::Engine *engine_ahead_of_host() const = 0;
   // bring x, v, f and images on the host up to date (no-op when already synced)
   virtual void sync_atoms() = 0;
+  // the engine of the last resident setup, for commands that edit the device state
+  // between runs (device_bonds); null before the first
+  virtual mesogpu::cuda::Engine *engine_for_edits() = 0;
+  // bonds made or broken on the device since the last call into LAMMPS's bond and
+  // special arrays (no-op when the device topology did not change)
+  virtual void sync_topology() = 0;
 };
 
 }    // namespace LAMMPS_NS
