@@ -160,8 +160,8 @@ FixPolymerize::FixPolymerize(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg,
   const int nlocal = atom->nlocal;
   for (int i = 0; i < nlocal; ++i) {
     state[i][0] = (init_groupbit && (atom->mask[i] & init_groupbit) && (atom->mask[i] & groupbit))
-        ? 1.0
-        : 0.0;
+                      ? 1.0
+                      : 0.0;
     state[i][1] = state[i][2] = 0.0;
   }
 }
@@ -214,8 +214,8 @@ void FixPolymerize::init()
 
   // the special list levels LAMMPS keeps (Special::build): 1-2 only when the 1-3 and 1-4
   // weights are 1, 1-2 and 1-3 when the 1-4 weights are 1, else all three
-  if (force->special_lj[2] == 1.0 && force->special_coul[2] == 1.0 &&
-      force->special_lj[3] == 1.0 && force->special_coul[3] == 1.0)
+  if (force->special_lj[2] == 1.0 && force->special_coul[2] == 1.0 && force->special_lj[3] == 1.0 &&
+      force->special_coul[3] == 1.0)
     special_levels = 1;
   else if (force->special_lj[3] == 1.0 && force->special_coul[3] == 1.0)
     special_levels = 2;
@@ -759,5 +759,5 @@ double FixPolymerize::compute_vector(int n)
 double FixPolymerize::memory_usage()
 {
   return (double) atom->nmax * 3 * sizeof(double) +
-      (double) nmax_scratch * (3 * sizeof(tagint) + sizeof(double));
+         (double) nmax_scratch * (3 * sizeof(tagint) + sizeof(double));
 }

@@ -54,8 +54,8 @@ class FixPolymerize : public Fix {
   int seed;
   double rc, rcsq;
   int btype, atype = 0;
-  std::vector<double> prob;       // (ntypes+1)^2, P_r(itype, jtype)
-  std::vector<int> newtype;       // captured monomer of type t becomes newtype[t]
+  std::vector<double> prob;    // (ntypes+1)^2, P_r(itype, jtype)
+  std::vector<int> newtype;    // captured monomer of type t becomes newtype[t]
   int init_groupbit = 0;
   class NeighList *list = nullptr;
 
@@ -67,10 +67,10 @@ class FixPolymerize : public Fix {
 
   // scratch per atom (owned + ghost), reaction steps only
   int nmax_scratch = 0;
-  tagint *best = nullptr;           // end: monomer it chose
-  double *ubest = nullptr;          // its random number
-  tagint *winner = nullptr;         // monomer: end it goes to
-  tagint *finalpartner = nullptr;   // atom's new bond partner in this step
+  tagint *best = nullptr;            // end: monomer it chose
+  double *ubest = nullptr;           // its random number
+  tagint *winner = nullptr;          // monomer: end it goes to
+  tagint *finalpartner = nullptr;    // atom's new bond partner in this step
   int commflag = 0;
 
   std::vector<tagint> created;    // pairs (tag, tag) of this step's bonds

@@ -28,8 +28,8 @@ namespace physics {
   {
     const uint64_t s = static_cast<uint64_t>(step), a = static_cast<uint64_t>(tag_i),
                    b = static_cast<uint64_t>(tag_j);
-    const uint32_t hi = static_cast<uint32_t>(a >> 32) * 0x9E3779B1u ^
-                        static_cast<uint32_t>(b >> 32) * 0x85EBCA77u;
+    const uint32_t hi =
+        static_cast<uint32_t>(a >> 32) * 0x9E3779B1u ^ static_cast<uint32_t>(b >> 32) * 0x85EBCA77u;
     const Philox4x32 r =
         philox4x32(static_cast<uint32_t>(a), static_cast<uint32_t>(b), static_cast<uint32_t>(s),
                    static_cast<uint32_t>(s >> 32), seed, 0x706F6C79u /* "poly" */ ^ hi);
