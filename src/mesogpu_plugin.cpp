@@ -14,6 +14,7 @@
 #include "fix_nve_rigid_single.h"
 #include "fix_nvt_rigid_single.h"
 #include "fix_npt_rigid_single.h"
+#include "fix_polymerize.h"
 #include "mesogpu_info.h"
 #include "pair_coul_dipole_body.h"
 #include "pair_gb.h"
@@ -152,6 +153,8 @@ const StyleEntry styles[] = {
     style2<FixNPTRigidSingle>("fix", "nph/rigid/single",
                               "mesogpu: MTK barostat on translation of single-site rigid bodies "
                               "(no thermostat)"),
+    style2<FixPolymerize>("fix", "polymerize",
+                          "mesogpu: stochastic chain-growth polymerization (GALAMOST), CPU, MPI"),
 
 #ifdef MESOGPU_HAVE_CUDA
     style1<PairLJCutCuda>("pair", "lj/cut/cuda", "mesogpu: lj/cut resident on the GPU"),
