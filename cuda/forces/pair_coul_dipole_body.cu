@@ -71,6 +71,7 @@ namespace cuda {
         p.eps_rf = static_cast<real>(q.eps_rf);
         p.k_rf = static_cast<real>(q.k_rf);
         p.c_rf = static_cast<real>(q.c_rf);
+        p.rc_inv = static_cast<real>(q.rc_inv);
         cutsq.upload(s.pair_cutsq_for_term(h.cutsq));
         mu.upload(std::vector<real>(h.mu.begin(), h.mu.end()));
         dir.upload(std::vector<real>(h.dir.begin(), h.dir.end()));
