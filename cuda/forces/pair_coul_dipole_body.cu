@@ -17,6 +17,9 @@ namespace cuda {
     // a bead: its charge and lab dipole p = mu R(q) b (0 for types without a dipole and
     // atoms without a body); special bonds scale everything by special_coul
     struct CoulDipoleBodyDev {
+      // 7 blocks of 128 per SM (72 registers, no spills; ptxas -v, sm_90): the 'elec sf'
+      // factors of bead_elec_pair gave the kernel without energies 80 (6 blocks; 67 before)
+      static constexpr int min_blocks = 7;
       BeadElecParams<real> p;
       const real *cutsq;
       const real4 *quat;
