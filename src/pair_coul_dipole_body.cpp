@@ -42,7 +42,7 @@ const char cite_pair_coul_dipole_body[] =
     " doi = {10.1021/jp076924f}\n"
     "}\n\n";
 
-const char *USAGE_STYLE = "'pair_style coul/dipole/body cutoff [elec cut|rf eps_rf]'";
+const char *USAGE_STYLE = "'pair_style coul/dipole/body cutoff [elec cut|rf eps_rf|sf]'";
 const char *USAGE_COEFF =
     "'pair_coeff I J', 'pair_coeff I I dipole mu_Debye [bx by bz]' or 'pair_coeff I I "
     "dipole/eA mu_eA [bx by bz]'";
@@ -208,7 +208,7 @@ void PairCoulDipoleBody::compute(int eflag, int vflag)
 }
 
 /* ----------------------------------------------------------------------
-   pair_style coul/dipole/body cutoff [elec cut|rf eps_rf]
+   pair_style coul/dipole/body cutoff [elec cut|rf eps_rf|sf]
 ------------------------------------------------------------------------- */
 
 void PairCoulDipoleBody::settings(int narg, char **arg)
@@ -249,10 +249,18 @@ void PairCoulDipoleBody::settings(int narg, char **arg)
         error->all(FLERR, "Pair style coul/dipole/body: eps_rf = {} must be >= 1", arg[iarg + 2]);
       mode = static_cast<int>(BeadElec::rf);
       iarg += 3;
+    } else if (val == "sf") {
+      mode = static_cast<int>(BeadElec::sf);
+      iarg += 2;
+      if (iarg < narg && utils::is_double(arg[iarg]))
+        error->all(FLERR,
+                   "Pair style coul/dipole/body: 'elec sf' takes no value (got '{}'): the "
+                   "shifted force ends at the cutoff",
+                   arg[iarg]);
     } else {
       error->all(FLERR,
                  "Pair style coul/dipole/body: unknown electrostatics '{}' (allowed: cut, rf "
-                 "eps_rf; shifted force is not implemented)",
+                 "eps_rf, sf)",
                  val);
     }
   }
@@ -349,7 +357,8 @@ void PairCoulDipoleBody::init_style()
   if (offset_flag)
     error->all(FLERR,
                "Pair coul/dipole/body: 'pair_modify shift yes' is not used (the reaction field "
-               "already makes the charge-charge energy zero at the cutoff)");
+               "already makes the charge-charge energy zero at the cutoff, 'elec sf' every "
+               "term)");
   params =
       make_bead_elec_params<double>(static_cast<BeadElec>(mode), cut_global, eps_rf, force->qqrd2e);
   neighbor->add_request(this);
@@ -386,7 +395,7 @@ void PairCoulDipoleBody::read_restart_settings(FILE *fp)
   MPI_Bcast(&cut_global, 1, MPI_DOUBLE, 0, world);
   MPI_Bcast(&eps_rf, 1, MPI_DOUBLE, 0, world);
   MPI_Bcast(&mode, 1, MPI_INT, 0, world);
-  if (mode < 0 || mode > 1)
+  if (mode < 0 || mode > static_cast<int>(BeadElec::sf))
     error->all(FLERR, "Pair coul/dipole/body: corrupt restart file (mode {})", mode);
 }
 

@@ -4,8 +4,9 @@
    electrostatics of coarse-grained beads (Orsi et al. 2008 lipids) on the CPU. Charges
    come from atom->q; a dipolar type carries a dipole of fixed magnitude along a fixed
    direction of its body frame, turned into the lab frame by the bead's quaternion
-   (atom_style ellipsoid bonus, e.g. 'atom_style hybrid ellipsoid charge'). Plain cutoff
-   or reaction field. No LJ part: combine with lj/cut, gb or ssd via hybrid/overlay.
+   (atom_style ellipsoid bonus, e.g. 'atom_style hybrid ellipsoid charge'). Plain cutoff,
+   reaction field or shifted force (elec sf). No LJ part: combine with lj/cut, gb or ssd via
+   hybrid/overlay.
    Torques (lab frame, the physical torque p x E) go to atom->torque.
    Physics: src/physics/bead_electrostatics.h. Docs: doc/pair_coul_dipole_body.md.
 ------------------------------------------------------------------------- */

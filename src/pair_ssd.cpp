@@ -294,13 +294,13 @@ void PairSSD::compute(int eflag, int vflag)
 }
 
 /* ----------------------------------------------------------------------
-   pair_style ssd coul_cut [lj_cut r] [ljmode cut|shift] [elec cut|rf eps_rf]
+   pair_style ssd coul_cut [lj_cut r] [ljmode cut|shift] [elec cut|rf eps_rf|sf]
 ------------------------------------------------------------------------- */
 
 void PairSSD::settings(int narg, char **arg)
 {
   const char *usage =
-      "'pair_style ssd coul_cut [lj_cut r] [ljmode cut|shift] [elec cut|rf eps_rf]'";
+      "'pair_style ssd coul_cut [lj_cut r] [ljmode cut|shift] [elec cut|rf eps_rf|sf]'";
   if (narg < 1) error->all(FLERR, "Pair style ssd: expected {}", usage);
   if (strcmp(update->unit_style, "real") != 0)
     error->all(FLERR,
@@ -349,10 +349,19 @@ void PairSSD::settings(int narg, char **arg)
           error->all(FLERR, "Pair style ssd: eps_rf = {} must be >= 1", arg[iarg + 2]);
         elec = static_cast<int>(SsdElectrostatics::rf_constant);
         iarg += 3;
+      } else if (val == "sf") {
+        elec = static_cast<int>(SsdElectrostatics::sf);
+        iarg += 2;
+        if (iarg < narg && utils::is_double(arg[iarg]))
+          error->all(FLERR,
+                     "Pair style ssd: 'elec sf' takes no value (got '{}'): the shifted force "
+                     "ends at coul_cut",
+                     arg[iarg]);
       } else {
         error->all(FLERR,
-                   "Pair style ssd: unknown electrostatics '{}' (allowed: cut, rf eps_rf; the "
-                   "switched SSD/RF of Fennell and Gezelter 2004 is not implemented)",
+                   "Pair style ssd: unknown electrostatics '{}' (allowed: cut, rf eps_rf, sf; "
+                   "the switched SSD/RF of Fennell and Gezelter 2004 and OpenMD's damped shifted "
+                   "force are not implemented)",
                    val);
       }
     } else {
@@ -565,7 +574,10 @@ void PairSSD::read_restart_settings(FILE *fp)
   MPI_Bcast(&ljmode, 1, MPI_INT, 0, world);
   MPI_Bcast(&elec, 1, MPI_INT, 0, world);
   MPI_Bcast(&mix_flag, 1, MPI_INT, 0, world);
-  if (ljmode < 0 || ljmode > 1 || elec < 0 || elec > 1)
+  const bool elec_ok = elec == static_cast<int>(SsdElectrostatics::cut) ||
+                       elec == static_cast<int>(SsdElectrostatics::rf_constant) ||
+                       elec == static_cast<int>(SsdElectrostatics::sf);
+  if (ljmode < 0 || ljmode > 1 || !elec_ok)
     error->all(FLERR, "Pair ssd: corrupt restart file (ljmode {}, elec {})", ljmode, elec);
 }
 

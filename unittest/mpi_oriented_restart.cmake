@@ -7,6 +7,18 @@
 # step-50 row (the restart keeps the settings and coefficients). Each input prints 8 columns:
 # step, energies and pressure terms of its style, and sum|torque|^2 last (which checks that
 # ghost torques are summed).
+# Optional LMP_VARS: comma-separated name=value pairs passed as extra -var options (elec=sf
+# runs the ssd and coul/dipole/body inputs with 'elec sf').
+set(extra_vars)
+if(LMP_VARS)
+  string(REPLACE "," ";" pairs "${LMP_VARS}")
+  foreach(pair IN LISTS pairs)
+    if(NOT pair MATCHES "^([^=]+)=(.+)$")
+      message(FATAL_ERROR "LMP_VARS: expected name=value, got '${pair}'")
+    endif()
+    list(APPEND extra_vars -var ${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
+  endforeach()
+endif()
 get_filename_component(name ${INPUT} NAME)
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
@@ -35,7 +47,7 @@ foreach(run 1 2 4 2n)
   endif()
   file(MAKE_DIRECTORY ${WORK_DIR}/${run})
   execute_process(COMMAND ${MPIEXEC} -np ${np} --oversubscribe ${LMP} -in ${INPUT} -log log.lammps
-      -var newton ${newton}
+      -var newton ${newton} ${extra_vars}
     WORKING_DIRECTORY ${WORK_DIR}/${run} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
   message("np ${np} newton ${newton}:\n${o}${e}")
   if(NOT rc EQUAL 0 OR o MATCHES "ERROR")

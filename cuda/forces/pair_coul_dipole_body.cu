@@ -17,6 +17,9 @@ namespace cuda {
     // a bead: its charge and lab dipole p = mu R(q) b (0 for types without a dipole and
     // atoms without a body); special bonds scale everything by special_coul
     struct CoulDipoleBodyDev {
+      // 7 blocks of 128 per SM (72 registers, no spills; ptxas -v, sm_90): the 'elec sf'
+      // factors of bead_elec_pair gave the kernel without energies 80 (6 blocks; 67 before)
+      static constexpr int min_blocks = 7;
       BeadElecParams<real> p;
       const real *cutsq;
       const real4 *quat;
@@ -71,6 +74,7 @@ namespace cuda {
         p.eps_rf = static_cast<real>(q.eps_rf);
         p.k_rf = static_cast<real>(q.k_rf);
         p.c_rf = static_cast<real>(q.c_rf);
+        p.rc_inv = static_cast<real>(q.rc_inv);
         cutsq.upload(s.pair_cutsq_for_term(h.cutsq));
         mu.upload(std::vector<real>(h.mu.begin(), h.mu.end()));
         dir.upload(std::vector<real>(h.dir.begin(), h.dir.end()));

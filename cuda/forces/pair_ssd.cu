@@ -62,6 +62,7 @@ namespace cuda {
       r.dip = static_cast<real>(q.dip);
       r.elec = q.elec;
       r.coul_cutsq = static_cast<real>(q.coul_cutsq);
+      r.coul_rcinv = static_cast<real>(q.coul_rcinv);
       r.eps_rf = static_cast<real>(q.eps_rf);
       r.rf = static_cast<real>(q.rf);
       r.nu0 = static_cast<real>(q.nu0);

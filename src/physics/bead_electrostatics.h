@@ -46,8 +46,17 @@
  *   dE_dd/dp_i = K [(1/R^3 - 2k) p_j - 3 b r/R^5],        dE_dd/dp_j likewise with i <-> j.
  * Rotational invariance: tau_i + tau_j + r x F_j = 0.
  *
- * Shifted force (Allen & Germano, Mol. Phys. 104, 3225 (2006), LAMMPS's lj/sf/dipole/sf) is
- * not implemented; the enum value 2 is reserved for it. */
+ * Shifted force (BeadElec::sf): M. P. Allen and G. Germano, Mol. Phys. 104, 3225 (2006),
+ * doi:10.1080/00268970601075238, as LAMMPS's pair_style lj/sf/dipole/sf codes it (its
+ * DIPOLE/pair_lj_sf_dipole_sf.cpp; the tests compare against it). With x = R/rc, each term is
+ * the plain one times a factor that makes energy and force vanish at rc:
+ *   E_qq = K q_i q_j (1 - x)^2 / R = K q_i q_j (1/R - 2/rc + R/rc^2)
+ *   E_dq = K q_j a h,  E_qd = -K q_i b h,  h = (1 - 3x^2 + 2x^3)/R^3 = 1/R^3 - 3/(R rc^2) + 2/rc^3
+ *   E_dd = K B [c/R^3 - 3 a b/R^5],  B = 1 - 4x^3 + 3x^4
+ * The derivatives are those above with g -> h, -3/R^5 (the radial part of d(1/R^3)/dr, per R)
+ * -> h'/R = -3/R^5 + 3/(R^3 rc^2), and for E_dd a factor B on every term plus the radial
+ * B'/R = 12 x (x - 1)/rc^2 times the bracket. This is Allen-Germano's shifted force, not
+ * OpenMD's damped shifted force (no erfc damping). */
 #ifndef MESOGPU_PHYSICS_BEAD_ELECTROSTATICS_H
 #define MESOGPU_PHYSICS_BEAD_ELECTROSTATICS_H
 
@@ -59,9 +68,8 @@
 namespace mesogpu {
 namespace physics {
 
-  // the long-range treatment; values are stable (a kernel may switch on them).
-  // Reserved: 2 = shifted force (Allen & Germano 2006), not implemented.
-  enum class BeadElec : int { cut = 0, rf = 1 };
+  // the long-range treatment; values are stable (a kernel may switch on them)
+  enum class BeadElec : int { cut = 0, rf = 1, sf = 2 };
 
   constexpr double bead_debye = 0.208194;    // e Angstrom per Debye (as ssd.h's ssd_debye)
 
@@ -72,6 +80,7 @@ namespace physics {
     Real eps_rf;    // reaction-field dielectric (rf only)
     Real k_rf;      // k (0 unless rf)
     Real c_rf;      // c_rf (0 unless rf)
+    Real rc_inv;    // 1/rc (read by sf only)
   };
 
   template <typename Real>
@@ -85,6 +94,7 @@ namespace physics {
     p.eps_rf = eps_rf;
     p.k_rf = Real(0);
     p.c_rf = Real(0);
+    p.rc_inv = Real(1) / rc;
     if (mode == BeadElec::rf) {
       p.k_rf = (eps_rf - Real(1)) / ((Real(2) * eps_rf + Real(1)) * rc * rc * rc);
       p.c_rf = Real(1) / rc + p.k_rf * rc * rc;
@@ -117,11 +127,23 @@ namespace physics {
     if (rsq >= p.cutsq || !(rsq > Real(0))) return false;
     const Real ir = Real(1) / sqrt(rsq), ir2 = ir * ir, ir3 = ir2 * ir, ir5 = ir3 * ir2;
     const Real K = p.qqrd2e, k2 = Real(2) * p.k_rf;
+    const bool sf = p.mode == BeadElec::sf;
     const bool di = p_i[0] != Real(0) || p_i[1] != Real(0) || p_i[2] != Real(0);
     const bool dj = p_j[0] != Real(0) || p_j[1] != Real(0) || p_j[2] != Real(0);
     const Real a = p_i[0] * r_ij[0] + p_i[1] * r_ij[1] + p_i[2] * r_ij[2];
     const Real b = p_j[0] * r_ij[0] + p_j[1] * r_ij[1] + p_j[2] * r_ij[2];
-    const Real g = ir3 - k2;    // 1/R^3 - 2k
+    // the charge-dipole factor g (cut, rf: 1/R^3 - 2k; sf: h) and its radial derivative per R
+    Real g = ir3 - k2, gr = Real(-3) * ir5;
+    // the dipole-dipole factor B and B'/R (1 and 0 but for sf)
+    Real B = Real(1), Br = Real(0);
+    const Real rci = p.rc_inv, rci2 = rci * rci;
+    if (sf) {
+      const Real x = rsq * ir * rci, x3 = x * x * x;
+      g = ir3 - Real(3) * ir * rci2 + Real(2) * rci2 * rci;
+      gr = Real(-3) * ir5 + Real(3) * ir3 * rci2;
+      B = Real(1) - Real(4) * x3 + Real(3) * x3 * x;
+      Br = Real(12) * x * (x - Real(1)) * rci2;
+    }
 
     Real dv[3] = {Real(0), Real(0), Real(0)};     // dE/dr
     Real dpi[3] = {Real(0), Real(0), Real(0)};    // dE/dp_i
@@ -129,15 +151,22 @@ namespace physics {
 
     if (q_i != Real(0) && q_j != Real(0)) {
       const Real qq = K * q_i * q_j;
-      e += qq * (ir + p.k_rf * rsq - p.c_rf);
-      const Real s = qq * (k2 - ir3);
+      Real s;
+      if (sf) {
+        const Real R = rsq * ir;
+        e += qq * (ir - Real(2) * rci + R * rci2);
+        s = qq * (ir * rci2 - ir3);
+      } else {
+        e += qq * (ir + p.k_rf * rsq - p.c_rf);
+        s = qq * (k2 - ir3);
+      }
       for (int d = 0; d < 3; ++d) dv[d] += s * r_ij[d];
     }
     if (di && q_j != Real(0)) {
       const Real kq = K * q_j;
       e += kq * a * g;
       for (int d = 0; d < 3; ++d) {
-        dv[d] += kq * (g * p_i[d] - Real(3) * a * ir5 * r_ij[d]);
+        dv[d] += kq * (g * p_i[d] + a * gr * r_ij[d]);
         dpi[d] += kq * g * r_ij[d];
       }
     }
@@ -145,18 +174,20 @@ namespace physics {
       const Real kq = K * q_i;
       e -= kq * b * g;
       for (int d = 0; d < 3; ++d) {
-        dv[d] -= kq * (g * p_j[d] - Real(3) * b * ir5 * r_ij[d]);
+        dv[d] -= kq * (g * p_j[d] + b * gr * r_ij[d]);
         dpj[d] -= kq * g * r_ij[d];
       }
     }
     if (di && dj) {
       const Real c = p_i[0] * p_j[0] + p_i[1] * p_j[1] + p_i[2] * p_j[2];
-      e += K * (c * g - Real(3) * a * b * ir5);
-      const Real radial = K * (Real(-3) * c * ir5 + Real(15) * a * b * ir5 * ir2);
+      const Real f = c * ir3 - Real(3) * a * b * ir5;    // the bare dipole-dipole bracket
+      e += K * (B * f - k2 * c);
+      const Real radial = K * (B * (Real(-3) * c * ir5 + Real(15) * a * b * ir5 * ir2) + Br * f);
+      const Real KB = K * B;
       for (int d = 0; d < 3; ++d) {
-        dv[d] += radial * r_ij[d] - Real(3) * K * ir5 * (b * p_i[d] + a * p_j[d]);
-        dpi[d] += K * (g * p_j[d] - Real(3) * b * ir5 * r_ij[d]);
-        dpj[d] += K * (g * p_i[d] - Real(3) * a * ir5 * r_ij[d]);
+        dv[d] += radial * r_ij[d] - Real(3) * KB * ir5 * (b * p_i[d] + a * p_j[d]);
+        dpi[d] += KB * (ir3 * p_j[d] - Real(3) * b * ir5 * r_ij[d]) - K * k2 * p_j[d];
+        dpj[d] += KB * (ir3 * p_i[d] - Real(3) * a * ir5 * r_ij[d]) - K * k2 * p_i[d];
       }
     }
 

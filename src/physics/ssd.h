@@ -38,6 +38,12 @@
  *          for r < coul_cut (plain truncation)
  *   V_rf = -C k_rf u_i.u_j, k_rf = 2 (eps_rf - 1) / ((2 eps_rf + 1) coul_cut^3), for r < coul_cut,
  *          only in SsdElectrostatics::rf_constant (MODELS.md's choice (b))
+ *   SsdElectrostatics::sf multiplies V_dp by B(x) = 1 - 4x^3 + 3x^4, x = r/coul_cut: the
+ *          shifted-force dipole-dipole term of M. P. Allen and G. Germano, Mol. Phys. 104, 3225
+ *          (2006), doi:10.1080/00268970601075238, as LAMMPS's pair_style lj/sf/dipole/sf codes
+ *          it; B(1) = B'(1) = 0, so energy, force and torque go to zero at coul_cut. Not
+ *          OpenMD's damped shifted force. dV/dr picks up C B'(r)/r [..] r_ij with
+ *          B'(r)/r = 12 x (x - 1)/coul_cut^2; dV/du gets the factor B.
  *   V_sp = (nu0/2) s(r) w + (nu0'/2) s'(r) w'   (nu0' = nu0 in all four published sets)
  *          w = w_i + w_j,    w_i = 2 (x_i^2 - y_i^2) z_i / r^3
  *          w' = w'_i + w'_j, w'_i = (z_i/r - 0.6)^2 (z_i/r + 0.8)^2 - w0
@@ -45,7 +51,8 @@
  *          s' the same with rl', ru'. s is C1: ds/dr = -6 (ru - r)(r - rl)/(ru - rl)^3.
  *
  * Electrostatics: MODELS.md lists three "SSD/RF" forms and DSF. Implemented: cut (plain
- * truncation) and rf_constant (choice (b)). Not implemented (enum values reserved, see
+ * truncation), rf_constant (choice (b)) and sf (Allen-Germano shifted force, above; energy
+ * and force continuous at coul_cut). Not implemented (enum values reserved, see
  * SsdElectrostatics): (a) the original SSD/RF of Fennell & Gezelter 2004, a cubic switch on the
  * direct and RF dipole terms -- the form their published liquid properties used, so liquids
  * must not be compared with them under (b); (c) OpenMD's current reaction_field; damped
@@ -77,8 +84,8 @@ namespace physics {
   // Long-range treatment of the dipole-dipole term. Values are stable: a kernel may switch on
   // them. Reserved for later (not accepted by anything yet): 2 = rf_switched (MODELS.md (a),
   // Fennell & Gezelter 2004), 3 = rf_shifted (MODELS.md (c), OpenMD's reaction_field),
-  // 4 = dsf (damped shifted force).
-  enum class SsdElectrostatics : int { cut = 0, rf_constant = 1 };
+  // 4 = dsf (damped shifted force). 5 = sf: Allen-Germano shifted force (header comment).
+  enum class SsdElectrostatics : int { cut = 0, rf_constant = 1, sf = 5 };
 
   // LJ truncation at lj_cut. Reserved: 2 = switched (OpenMD's cutoffMethod "switched").
   enum class SsdLj : int { cut = 0, shift = 1 };
@@ -157,6 +164,7 @@ namespace physics {
     Real dip;           // C = qqr2e mu_i mu_j, kcal Angstrom^3/mol
     SsdElectrostatics elec;
     Real coul_cutsq;
+    Real coul_rcinv;          // 1/coul_cut (read by sf only)
     Real eps_rf;              // reaction-field dielectric (rf_constant only)
     Real rf;                  // k_rf (0 unless rf_constant)
     Real nu0, nu0p, w0;       // mixed geometrically
@@ -191,6 +199,7 @@ namespace physics {
     p.dip = qqr2e * p.mu_i * p.mu_j;
     p.elec = elec;
     p.coul_cutsq = coul_cut * coul_cut;
+    p.coul_rcinv = Real(1) / coul_cut;
     p.eps_rf = eps_rf;
     p.rf = Real(0);
     if (elec == SsdElectrostatics::rf_constant)
@@ -318,15 +327,23 @@ namespace physics {
       const Real c = ui[0] * uj[0] + ui[1] * uj[1] + ui[2] * uj[2];
       const Real ir3 = ir2 * ir, ir5 = ir3 * ir2;
       const Real cd = p.dip;
-      e_coul = cd * (c * ir3 - Real(3) * a * b * ir5);
+      // shifted force: the factor B and B'/r (1 and 0 otherwise)
+      Real B = Real(1), Br = Real(0);
+      if (p.elec == SsdElectrostatics::sf) {
+        const Real x = r * p.coul_rcinv, x3 = x * x * x;
+        B = Real(1) - Real(4) * x3 + Real(3) * x3 * x;
+        Br = Real(12) * x * (x - Real(1)) * p.coul_rcinv * p.coul_rcinv;
+      }
+      const Real f = c * ir3 - Real(3) * a * b * ir5;    // the bare dipole-dipole bracket
       // the reaction field couples only the orientations: a torque, no force
-      e_coul -= cd * p.rf * c;
-      const Real radial = cd * (Real(-3) * c * ir5 + Real(15) * a * b * ir5 * ir2);
+      e_coul = cd * (B * f - p.rf * c);
+      const Real radial = cd * (B * (Real(-3) * c * ir5 + Real(15) * a * b * ir5 * ir2) + Br * f);
+      const Real cB = cd * B;
       Real dui[3], duj[3];    // dV/du_i, dV/du_j
       for (int d = 0; d < 3; ++d) {
-        dv[d] += radial * r_ij[d] - Real(3) * cd * ir5 * (b * ui[d] + a * uj[d]);
-        dui[d] = cd * ((ir3 - p.rf) * uj[d] - Real(3) * b * ir5 * r_ij[d]);
-        duj[d] = cd * ((ir3 - p.rf) * ui[d] - Real(3) * a * ir5 * r_ij[d]);
+        dv[d] += radial * r_ij[d] - Real(3) * cB * ir5 * (b * ui[d] + a * uj[d]);
+        dui[d] = cB * (ir3 * uj[d] - Real(3) * b * ir5 * r_ij[d]) - cd * p.rf * uj[d];
+        duj[d] = cB * (ir3 * ui[d] - Real(3) * a * ir5 * r_ij[d]) - cd * p.rf * ui[d];
       }
       // tau = -u x dV/du
       tau_i[0] -= ui[1] * dui[2] - ui[2] * dui[1];

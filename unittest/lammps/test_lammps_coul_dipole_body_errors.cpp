@@ -36,7 +36,11 @@ TEST_F(CoulDipoleBodyErrors, CommandErrorsNameTheProblem)
   has("pair_style coul/dipole/body 9 elec rf",
       "'elec rf' needs the reaction-field dielectric constant");
   has("pair_style coul/dipole/body 9 elec rf 0.5", "eps_rf = 0.5 must be >= 1");
-  has("pair_style coul/dipole/body 9 elec sf", "unknown electrostatics 'sf'");
+  has("pair_style coul/dipole/body 9 elec sf 78", "'elec sf' takes no value (got '78')");
+  has("pair_style coul/dipole/body 9 elec sf 9.0 elec cut", "'elec sf' takes no value (got '9.0')");
+  has("pair_style coul/dipole/body 9 elec dsf 0.2",
+      "unknown electrostatics 'dsf' (allowed: cut, rf eps_rf, sf)");
+  has("pair_style coul/dipole/body 9 elec sf foo", "unknown keyword 'foo'");
   has("pair_style coul/dipole/body 9 cutoff 3", "unknown keyword 'cutoff'");
   cmd("pair_style coul/dipole/body 9.0");
   has("pair_coeff 1 1 quadrupole 2", "unknown keyword 'quadrupole'");

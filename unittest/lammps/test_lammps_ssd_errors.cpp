@@ -35,7 +35,11 @@ TEST_F(SsdErrors, CommandErrorsNameTheProblem)
   has("pair_style ssd 9 ljmode switched", "unknown ljmode 'switched' (allowed: cut, shift)");
   has("pair_style ssd 9 elec rf", "'elec rf' needs the reaction-field dielectric constant");
   has("pair_style ssd 9 elec rf 0.5", "eps_rf = 0.5 must be >= 1");
-  has("pair_style ssd 9 elec dsf 0.2", "unknown electrostatics 'dsf'");
+  has("pair_style ssd 9 elec dsf 0.2",
+      "unknown electrostatics 'dsf' (allowed: cut, rf eps_rf, sf;");
+  has("pair_style ssd 9 elec sf 80", "'elec sf' takes no value (got '80')");
+  has("pair_style ssd 9 elec sf 1e1 lj_cut 9", "'elec sf' takes no value (got '1e1')");
+  has("pair_style ssd 9 elec sf foo", "keyword foo needs a value");
   has("pair_style ssd 9 cutoff 3", "unknown keyword 'cutoff'");
   cmd("pair_style ssd 9.0");
   has("pair_coeff 1 1", "expected 'pair_coeff I I ssd|ssd1|ssd/e|ssd/rf'");

@@ -161,6 +161,15 @@ std::vector<Case> all_cases()
       {"ssd_lj8.5_cut6",
        make_ssd_params<double>(SsdSet::ssd, SsdLj::cut, 8.5, SsdElectrostatics::cut, 6.0, 80.0),
        8.5, 6.0});
+  // Allen-Germano shifted force (dipole term only)
+  c.push_back(
+      {"ssde_sf",
+       make_ssd_params<double>(SsdSet::ssde, SsdLj::cut, 9.0, SsdElectrostatics::sf, 9.0, 80.0),
+       9.0, 9.0});
+  c.push_back(
+      {"ssd1_lj8.5_shift_sf6",
+       make_ssd_params<double>(SsdSet::ssd1, SsdLj::shift, 8.5, SsdElectrostatics::sf, 6.0, 80.0),
+       8.5, 6.0});
   return c;
 }
 
