@@ -21,6 +21,7 @@
 #include "pair_soft_aniso.h"
 #include "pair_ssd.h"
 #include "pair_table_r2.h"
+#include "ptmc_command.h"
 
 #ifdef MESOGPU_HAVE_CUDA
 #include "cuda/angle_cosine_squared_cuda.h"
@@ -155,6 +156,8 @@ const StyleEntry styles[] = {
                               "(no thermostat)"),
     style2<FixPolymerize>("fix", "polymerize",
                           "mesogpu: stochastic chain-growth polymerization (GALAMOST), CPU, MPI"),
+    style1<PTMC>("command", "ptmc",
+                 "mesogpu: parallel-tempering Monte Carlo of bead-spring polymers (CPU reference)"),
 
 #ifdef MESOGPU_HAVE_CUDA
     style1<PairLJCutCuda>("pair", "lj/cut/cuda", "mesogpu: lj/cut resident on the GPU"),
