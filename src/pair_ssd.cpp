@@ -127,8 +127,8 @@ void set_lj(SsdParams<double> &p, double sigma, double epsilon, SsdLj ljmode)
 /* ---------------------------------------------------------------------- */
 
 PairSSD::PairSSD(LAMMPS *lmp) :
-    Pair(lmp), coul_cut(0.0), lj_cut(0.0), eps_rf(0.0), ljmode(0), elec(0), ntypes_alloc(0),
-    lj_sigma(nullptr), lj_eps(nullptr), avec(nullptr), nmax(0), frame(nullptr)
+    Pair(lmp), coul_cut(0.0), lj_cut(0.0), eps_rf(0.0), coul_sw(0.0), ljmode(0), elec(0),
+    ntypes_alloc(0), lj_sigma(nullptr), lj_eps(nullptr), avec(nullptr), nmax(0), frame(nullptr)
 {
   restartinfo = 1;
   writedata = 1;
@@ -294,13 +294,14 @@ void PairSSD::compute(int eflag, int vflag)
 }
 
 /* ----------------------------------------------------------------------
-   pair_style ssd coul_cut [lj_cut r] [ljmode cut|shift] [elec cut|rf eps_rf|sf]
+   pair_style ssd coul_cut [lj_cut r] [ljmode cut|shift]
+                  [elec cut|rf eps_rf|rfswitch eps_rf r_sw|sf]
 ------------------------------------------------------------------------- */
 
 void PairSSD::settings(int narg, char **arg)
 {
-  const char *usage =
-      "'pair_style ssd coul_cut [lj_cut r] [ljmode cut|shift] [elec cut|rf eps_rf|sf]'";
+  const char *usage = "'pair_style ssd coul_cut [lj_cut r] [ljmode cut|shift] [elec cut|rf "
+                      "eps_rf|rfswitch eps_rf r_sw|sf]'";
   if (narg < 1) error->all(FLERR, "Pair style ssd: expected {}", usage);
   if (strcmp(update->unit_style, "real") != 0)
     error->all(FLERR,
@@ -315,6 +316,7 @@ void PairSSD::settings(int narg, char **arg)
   ljmode = static_cast<int>(SsdLj::cut);
   elec = static_cast<int>(SsdElectrostatics::cut);
   eps_rf = 0.0;
+  coul_sw = 0.0;
 
   int iarg = 1;
   while (iarg < narg) {
@@ -349,6 +351,23 @@ void PairSSD::settings(int narg, char **arg)
           error->all(FLERR, "Pair style ssd: eps_rf = {} must be >= 1", arg[iarg + 2]);
         elec = static_cast<int>(SsdElectrostatics::rf_constant);
         iarg += 3;
+      } else if (val == "rfswitch") {
+        if (iarg + 3 >= narg)
+          error->all(FLERR,
+                     "Pair style ssd: 'elec rfswitch' needs the reaction-field dielectric "
+                     "constant and the switching radius: 'elec rfswitch eps_rf r_sw' (e.g. 80 "
+                     "7.7 with coul_cut 9)");
+        eps_rf = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+        if (!(eps_rf >= 1.0) || !std::isfinite(eps_rf))
+          error->all(FLERR, "Pair style ssd: eps_rf = {} must be >= 1", arg[iarg + 2]);
+        coul_sw = utils::numeric(FLERR, arg[iarg + 3], false, lmp);
+        if (!(coul_sw > 0.0) || !(coul_sw < coul_cut))
+          error->all(FLERR,
+                     "Pair style ssd: 'elec rfswitch' switching radius r_sw = {} must be > 0 and "
+                     "< coul_cut = {}",
+                     arg[iarg + 3], coul_cut);
+        elec = static_cast<int>(SsdElectrostatics::rf_switch);
+        iarg += 4;
       } else if (val == "sf") {
         elec = static_cast<int>(SsdElectrostatics::sf);
         iarg += 2;
@@ -359,8 +378,8 @@ void PairSSD::settings(int narg, char **arg)
                      arg[iarg]);
       } else {
         error->all(FLERR,
-                   "Pair style ssd: unknown electrostatics '{}' (allowed: cut, rf eps_rf, sf; "
-                   "the switched SSD/RF of Fennell and Gezelter 2004 and OpenMD's damped shifted "
+                   "Pair style ssd: unknown electrostatics '{}' (allowed: cut, rf eps_rf, "
+                   "rfswitch eps_rf r_sw, sf; OpenMD's current reaction_field and damped shifted "
                    "force are not implemented)",
                    val);
       }
@@ -526,9 +545,9 @@ double PairSSD::init_one(int i, int j)
   const SsdLj lm = static_cast<SsdLj>(ljmode);
   const SsdElectrostatics el = static_cast<SsdElectrostatics>(elec);
   SsdParams<double> pij =
-      make_ssd_params(types[i], types[j], lm, lj_cut, el, coul_cut, eps_rf, force->qqrd2e);
+      make_ssd_params(types[i], types[j], lm, lj_cut, el, coul_cut, eps_rf, force->qqrd2e, coul_sw);
   SsdParams<double> pji =
-      make_ssd_params(types[j], types[i], lm, lj_cut, el, coul_cut, eps_rf, force->qqrd2e);
+      make_ssd_params(types[j], types[i], lm, lj_cut, el, coul_cut, eps_rf, force->qqrd2e, coul_sw);
   check_cutoffs(pij.sticky_cut, fmt::format("atom types {} {}", i, j).c_str());
 
   if (i != j && !setflag[i][j]) {
@@ -545,7 +564,9 @@ double PairSSD::init_one(int i, int j)
 }
 
 /* ----------------------------------------------------------------------
-   restart files: the settings; per type its set and numbers; per unlike pair the LJ override
+   restart files: the settings (coul_sw only after elec = rf_switch, so that files written
+   before 'elec rfswitch' existed still read); per type its set and numbers; per unlike pair
+   the LJ override
 ------------------------------------------------------------------------- */
 
 void PairSSD::write_restart_settings(FILE *fp)
@@ -556,6 +577,8 @@ void PairSSD::write_restart_settings(FILE *fp)
   fwrite(&ljmode, sizeof(int), 1, fp);
   fwrite(&elec, sizeof(int), 1, fp);
   fwrite(&mix_flag, sizeof(int), 1, fp);
+  if (elec == static_cast<int>(SsdElectrostatics::rf_switch))
+    fwrite(&coul_sw, sizeof(double), 1, fp);
 }
 
 void PairSSD::read_restart_settings(FILE *fp)
@@ -576,9 +599,17 @@ void PairSSD::read_restart_settings(FILE *fp)
   MPI_Bcast(&mix_flag, 1, MPI_INT, 0, world);
   const bool elec_ok = elec == static_cast<int>(SsdElectrostatics::cut) ||
                        elec == static_cast<int>(SsdElectrostatics::rf_constant) ||
+                       elec == static_cast<int>(SsdElectrostatics::rf_switch) ||
                        elec == static_cast<int>(SsdElectrostatics::sf);
   if (ljmode < 0 || ljmode > 1 || !elec_ok)
     error->all(FLERR, "Pair ssd: corrupt restart file (ljmode {}, elec {})", ljmode, elec);
+  coul_sw = 0.0;
+  if (elec == static_cast<int>(SsdElectrostatics::rf_switch)) {
+    if (comm->me == 0) utils::sfread(FLERR, &coul_sw, sizeof(double), 1, fp, nullptr, error);
+    MPI_Bcast(&coul_sw, 1, MPI_DOUBLE, 0, world);
+    if (!(coul_sw > 0.0 && coul_sw < coul_cut))
+      error->all(FLERR, "Pair ssd: corrupt restart file (r_sw {}, coul_cut {})", coul_sw, coul_cut);
+  }
 }
 
 void PairSSD::write_restart(FILE *fp)

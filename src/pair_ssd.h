@@ -45,8 +45,9 @@ class PairSSD : public Pair {
  protected:
   // global settings
   double coul_cut, lj_cut, eps_rf;
-  int ljmode;    // mesogpu::physics::SsdLj as int
-  int elec;      // mesogpu::physics::SsdElectrostatics as int
+  double coul_sw;    // switching radius of 'elec rfswitch' (0 otherwise)
+  int ljmode;        // mesogpu::physics::SsdLj as int
+  int elec;          // mesogpu::physics::SsdElectrostatics as int
 
   int ntypes_alloc;
   std::vector<mesogpu::physics::SsdType<double>> types;    // ntypes+1, set where setflag[i][i]

@@ -63,6 +63,8 @@ namespace cuda {
       r.elec = q.elec;
       r.coul_cutsq = static_cast<real>(q.coul_cutsq);
       r.coul_rcinv = static_cast<real>(q.coul_rcinv);
+      r.coul_cut = static_cast<real>(q.coul_cut);
+      r.coul_sw = static_cast<real>(q.coul_sw);
       r.eps_rf = static_cast<real>(q.eps_rf);
       r.rf = static_cast<real>(q.rf);
       r.nu0 = static_cast<real>(q.nu0);

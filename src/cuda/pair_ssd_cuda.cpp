@@ -21,6 +21,12 @@ void PairSSDCuda::init_style()
     error->all(FLERR,
                "pair_style ssd/cuda: 'elec sf' has not been verified on a GPU yet; use the CPU "
                "style");
+  // GUARD (remove after gpu:body_pairs' DISABLED_SsdReactionFieldSwitch* pass on a GPU): the
+  // device evaluator computes 'elec rfswitch' (physics/ssd.h), but no GPU has run it yet
+  if (elec == static_cast<int>(mesogpu::physics::SsdElectrostatics::rf_switch))
+    error->all(FLERR,
+               "pair_style ssd/cuda: 'elec rfswitch' has not been verified on a GPU yet; use the "
+               "CPU style");
   device_util::warn_if_host(lmp, "Pair", "ssd/cuda");
 }
 

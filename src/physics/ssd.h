@@ -38,25 +38,32 @@
  *          for r < coul_cut (plain truncation)
  *   V_rf = -C k_rf u_i.u_j, k_rf = 2 (eps_rf - 1) / ((2 eps_rf + 1) coul_cut^3), for r < coul_cut,
  *          only in SsdElectrostatics::rf_constant (MODELS.md's choice (b))
- *   SsdElectrostatics::sf multiplies V_dp by B(x) = 1 - 4x^3 + 3x^4, x = r/coul_cut: the
- *          shifted-force dipole-dipole term of M. P. Allen and G. Germano, Mol. Phys. 104, 3225
- *          (2006), doi:10.1080/00268970601075238, as LAMMPS's pair_style lj/sf/dipole/sf codes
- *          it; B(1) = B'(1) = 0, so energy, force and torque go to zero at coul_cut. Not
- *          OpenMD's damped shifted force. dV/dr picks up C B'(r)/r [..] r_ij with
- *          B'(r)/r = 12 x (x - 1)/coul_cut^2; dV/du gets the factor B.
- *   V_sp = (nu0/2) s(r) w + (nu0'/2) s'(r) w'   (nu0' = nu0 in all four published sets)
- *          w = w_i + w_j,    w_i = 2 (x_i^2 - y_i^2) z_i / r^3
- *          w' = w'_i + w'_j, w'_i = (z_i/r - 0.6)^2 (z_i/r + 0.8)^2 - w0
- *          s(r) = 1 (r < rl), (ru - r)^2 (ru + 2r - 3rl) / (ru - rl)^3 (rl <= r < ru), 0 beyond;
- *          s' the same with rl', ru'. s is C1: ds/dr = -6 (ru - r)(r - rl)/(ru - rl)^3.
+ *   SsdElectrostatics::rf_switch (MODELS.md's choice (a), the original SSD/RF of Fennell &
+ *          Gezelter 2004 as OOPSE computed it): both V_dp and V_rf (the same k_rf) are multiplied
+ * by OOPSE's cubic switch S(r) = 1 (r < coul_sw), (rc - r)^2 (rc + 2r - 3 coul_sw) / (rc -
+ * coul_sw)^3 (coul_sw <= r < rc), 0 beyond, rc = coul_cut -- ssd_switch() with rl = coul_sw, ru =
+ * coul_cut. The force includes dS/dr on both terms (OOPSE: doForces' swderiv for V_dp,
+ * reaction_field.F90's rf_correct_forces for V_rf), so energy and force are continuous at coul_sw
+ * and coul_cut. OOPSE's reaction field also has a self term -k_rf qqr2e mu_i^2 / 2 per dipole
+ * (accumulate_self_rf): a constant, no force or torque, NOT part of ssd_pair (ssd_rf_self_energy()
+ * gives its value). Sources: doc/pair_ssd.md. SsdElectrostatics::sf multiplies V_dp by B(x) = 1 -
+ * 4x^3 + 3x^4, x = r/coul_cut: the shifted-force dipole-dipole term of M. P. Allen and G. Germano,
+ * Mol. Phys. 104, 3225 (2006), doi:10.1080/00268970601075238, as LAMMPS's pair_style
+ * lj/sf/dipole/sf codes it; B(1) = B'(1) = 0, so energy, force and torque go to zero at coul_cut.
+ * Not OpenMD's damped shifted force. dV/dr picks up C B'(r)/r [..] r_ij with B'(r)/r = 12 x (x -
+ * 1)/coul_cut^2; dV/du gets the factor B. V_sp = (nu0/2) s(r) w + (nu0'/2) s'(r) w'   (nu0' = nu0
+ * in all four published sets) w = w_i + w_j,    w_i = 2 (x_i^2 - y_i^2) z_i / r^3 w' = w'_i + w'_j,
+ * w'_i = (z_i/r - 0.6)^2 (z_i/r + 0.8)^2 - w0 s(r) = 1 (r < rl), (ru - r)^2 (ru + 2r - 3rl) / (ru -
+ * rl)^3 (rl <= r < ru), 0 beyond; s' the same with rl', ru'. s is C1: ds/dr = -6 (ru - r)(r -
+ * rl)/(ru - rl)^3.
  *
  * Electrostatics: MODELS.md lists three "SSD/RF" forms and DSF. Implemented: cut (plain
- * truncation), rf_constant (choice (b)) and sf (Allen-Germano shifted force, above; energy
- * and force continuous at coul_cut). Not implemented (enum values reserved, see
- * SsdElectrostatics): (a) the original SSD/RF of Fennell & Gezelter 2004, a cubic switch on the
- * direct and RF dipole terms -- the form their published liquid properties used, so liquids
- * must not be compared with them under (b); (c) OpenMD's current reaction_field; damped
- * shifted force. rf_constant's energy jumps at coul_cut by the full pair term (so does cut's).
+ * truncation), rf_constant (choice (b)), rf_switch (choice (a), the form of the published SSD/RF
+ * liquid properties; note that OOPSE switched the LJ term with the same S(r), which ljmode cut
+ * and shift do not) and sf (Allen-Germano shifted force, above; energy and force continuous at
+ * coul_cut). Not implemented (enum values reserved, see SsdElectrostatics): (c) OpenMD's
+ * current reaction_field; damped shifted force. rf_constant's energy jumps at coul_cut by the
+ * full pair term (so does cut's).
  *
  * Derivatives (written out so the kernel need not be trusted blindly; unittest/units/test_ssd.cpp
  * checks every one against finite differences):
@@ -82,10 +89,11 @@ namespace physics {
   enum class SsdSet : int { ssd = 0, ssd1 = 1, ssde = 2, ssdrf = 3 };
 
   // Long-range treatment of the dipole-dipole term. Values are stable: a kernel may switch on
-  // them. Reserved for later (not accepted by anything yet): 2 = rf_switched (MODELS.md (a),
-  // Fennell & Gezelter 2004), 3 = rf_shifted (MODELS.md (c), OpenMD's reaction_field),
-  // 4 = dsf (damped shifted force). 5 = sf: Allen-Germano shifted force (header comment).
-  enum class SsdElectrostatics : int { cut = 0, rf_constant = 1, sf = 5 };
+  // them. 2 = rf_switch: MODELS.md (a), Fennell & Gezelter 2004 as OOPSE coded it (header
+  // comment). Reserved for later (not accepted by anything yet): 3 = rf_shifted (MODELS.md (c),
+  // OpenMD's reaction_field), 4 = dsf (damped shifted force). 5 = sf: Allen-Germano shifted
+  // force (header comment).
+  enum class SsdElectrostatics : int { cut = 0, rf_constant = 1, rf_switch = 2, sf = 5 };
 
   // LJ truncation at lj_cut. Reserved: 2 = switched (OpenMD's cutoffMethod "switched").
   enum class SsdLj : int { cut = 0, shift = 1 };
@@ -165,8 +173,10 @@ namespace physics {
     SsdElectrostatics elec;
     Real coul_cutsq;
     Real coul_rcinv;          // 1/coul_cut (read by sf only)
-    Real eps_rf;              // reaction-field dielectric (rf_constant only)
-    Real rf;                  // k_rf (0 unless rf_constant)
+    Real coul_cut;            // rc of the rf_switch switch
+    Real coul_sw;             // where the rf_switch switch starts (0 unless rf_switch)
+    Real eps_rf;              // reaction-field dielectric (rf_constant, rf_switch)
+    Real rf;                  // k_rf (0 unless rf_constant or rf_switch)
     Real nu0, nu0p, w0;       // mixed geometrically
     Real rl, ru, rlp, rup;    // mixed arithmetically
     Real sticky_cut;          // max(ru, rup)
@@ -175,12 +185,14 @@ namespace physics {
 
   // Type i with type j. Mixing (MODELS.md / OpenMD's Sticky.cpp): arithmetic in rl, ru, rl', ru',
   // geometric in w0, nu0, nu0'; LJ by Lorentz-Berthelot (OpenMD's default; a pair style may
-  // override sigma and epsilon afterwards). eps_rf is read only for rf_constant. Range checks
+  // override sigma and epsilon afterwards). eps_rf is read only for rf_constant and rf_switch,
+  // coul_sw (the switching radius, 0 < coul_sw < coul_cut) only for rf_switch. Range checks
   // are the caller's.
   template <typename Real>
   MESO_HD SsdParams<Real> make_ssd_params(const SsdType<Real> &ti, const SsdType<Real> &tj,
                                           SsdLj ljmode, Real lj_cut, SsdElectrostatics elec,
-                                          Real coul_cut, Real eps_rf, Real qqr2e = Real(ssd_qqr2e))
+                                          Real coul_cut, Real eps_rf, Real qqr2e = Real(ssd_qqr2e),
+                                          Real coul_sw = Real(0))
   {
     SsdParams<Real> p;
     p.sigma = Real(0.5) * (ti.sigma + tj.sigma);
@@ -200,9 +212,11 @@ namespace physics {
     p.elec = elec;
     p.coul_cutsq = coul_cut * coul_cut;
     p.coul_rcinv = Real(1) / coul_cut;
+    p.coul_cut = coul_cut;
+    p.coul_sw = elec == SsdElectrostatics::rf_switch ? coul_sw : Real(0);
     p.eps_rf = eps_rf;
     p.rf = Real(0);
-    if (elec == SsdElectrostatics::rf_constant)
+    if (elec == SsdElectrostatics::rf_constant || elec == SsdElectrostatics::rf_switch)
       p.rf = Real(2) * (eps_rf - Real(1)) /
              ((Real(2) * eps_rf + Real(1)) * coul_cut * coul_cut * coul_cut);
     p.nu0 = sqrt(ti.nu0 * tj.nu0);
@@ -223,10 +237,18 @@ namespace physics {
   template <typename Real>
   MESO_HD SsdParams<Real> make_ssd_params(SsdSet set, SsdLj ljmode, Real lj_cut,
                                           SsdElectrostatics elec, Real coul_cut, Real eps_rf,
-                                          Real qqr2e = Real(ssd_qqr2e))
+                                          Real qqr2e = Real(ssd_qqr2e), Real coul_sw = Real(0))
   {
     const SsdType<Real> t = ssd_type<Real>(set);
-    return make_ssd_params(t, t, ljmode, lj_cut, elec, coul_cut, eps_rf, qqr2e);
+    return make_ssd_params(t, t, ljmode, lj_cut, elec, coul_cut, eps_rf, qqr2e, coul_sw);
+  }
+
+  // OOPSE's reaction-field self term of one dipole, -k_rf qqr2e mu_i^2 / 2 (p of the pair (i, i)):
+  // a constant per molecule under rf_switch (no force, no torque), which ssd_pair and pair ssd
+  // leave out; add N times it to compare a potential energy with OOPSE's. 0 for other modes.
+  template <typename Real> MESO_HD Real ssd_rf_self_energy(const SsdParams<Real> &p_ii)
+  {
+    return p_ii.elec == SsdElectrostatics::rf_switch ? Real(-0.5) * p_ii.rf * p_ii.dip : Real(0);
   }
 
   // the pair under special bonds: the energy is linear in (lj1, lj2, lj_offset, nu0, nu0p)
@@ -327,23 +349,31 @@ namespace physics {
       const Real c = ui[0] * uj[0] + ui[1] * uj[1] + ui[2] * uj[2];
       const Real ir3 = ir2 * ir, ir5 = ir3 * ir2;
       const Real cd = p.dip;
-      // shifted force: the factor B and B'/r (1 and 0 otherwise)
-      Real B = Real(1), Br = Real(0);
+      // the factor B of the direct term and B'/r (1 and 0 unless sf or rf_switch), and G, G'/r
+      // of the reaction-field term (1 and 0 unless rf_switch)
+      Real B = Real(1), Br = Real(0), G = Real(1), Gr = Real(0);
       if (p.elec == SsdElectrostatics::sf) {
         const Real x = r * p.coul_rcinv, x3 = x * x * x;
         B = Real(1) - Real(4) * x3 + Real(3) * x3 * x;
         Br = Real(12) * x * (x - Real(1)) * p.coul_rcinv * p.coul_rcinv;
+      } else if (p.elec == SsdElectrostatics::rf_switch) {
+        Real dS;
+        ssd_switch(r, p.coul_sw, p.coul_cut, G, dS);
+        B = G;
+        Br = Gr = dS * ir;
       }
       const Real f = c * ir3 - Real(3) * a * b * ir5;    // the bare dipole-dipole bracket
-      // the reaction field couples only the orientations: a torque, no force
-      e_coul = cd * (B * f - p.rf * c);
-      const Real radial = cd * (B * (Real(-3) * c * ir5 + Real(15) * a * b * ir5 * ir2) + Br * f);
+      // the reaction field couples only the orientations (a torque; a force only through G)
+      const Real krf = cd * p.rf * G;
+      e_coul = cd * B * f - krf * c;
+      const Real radial =
+          cd * (B * (Real(-3) * c * ir5 + Real(15) * a * b * ir5 * ir2) + Br * f - Gr * p.rf * c);
       const Real cB = cd * B;
       Real dui[3], duj[3];    // dV/du_i, dV/du_j
       for (int d = 0; d < 3; ++d) {
         dv[d] += radial * r_ij[d] - Real(3) * cB * ir5 * (b * ui[d] + a * uj[d]);
-        dui[d] = cB * (ir3 * uj[d] - Real(3) * b * ir5 * r_ij[d]) - cd * p.rf * uj[d];
-        duj[d] = cB * (ir3 * ui[d] - Real(3) * a * ir5 * r_ij[d]) - cd * p.rf * ui[d];
+        dui[d] = cB * (ir3 * uj[d] - Real(3) * b * ir5 * r_ij[d]) - krf * uj[d];
+        duj[d] = cB * (ir3 * ui[d] - Real(3) * a * ir5 * r_ij[d]) - krf * ui[d];
       }
       // tau = -u x dV/du
       tau_i[0] -= ui[1] * dui[2] - ui[2] * dui[1];

@@ -603,6 +603,51 @@ TEST_F(SsdLammps, RestartRoundTrip)
   EXPECT_GT(std::fabs(run0().pe - a.pe), 1e-3);
 }
 
+// 'elec rfswitch': the style against the all-pairs reference built here (switch 4.5 to 6 A, so
+// the lattice's 5.4 A neighbours are inside the switch), forces and torques against finite
+// differences of LAMMPS's energy, and a restart that must keep r_sw
+TEST_F(SsdLammps, ReactionFieldSwitchMatchesTheReferenceTheGradientAndRestarts)
+{
+  const Params p =
+      make_ssd_params<double>(SsdSet::ssdrf, SsdLj::cut, RC, SsdElectrostatics::rf_switch, RC,
+                              EPS_RF, mesogpu::physics::ssd_qqr2e, 4.5);
+  for (const char *newton : {"on", "off"}) {
+    lattice(newton);
+    cmd("pair_style ssd " + std::to_string(RC) + " elec rfswitch 80 4.5");
+    cmd("pair_coeff 1 1 ssd/rf");
+    const State st = run0();
+    const std::string what = std::string("rfswitch newton ") + newton;
+    expect_matches(st, reference(L, [&](int, int) { return p; }), 1e-11, what);
+    auto *a = lmp()->atom;
+    for (int tag : {1, 43}) {
+      const int i = a->map(tag), t = tag - 1;
+      ASSERT_GE(i, 0);
+      auto pe = [&] { return run0().pe; };
+      oriented_pair_test::expect_force_fd(a, i, &st.f[3 * t], pe, 1e-5, what);
+      oriented_pair_test::expect_torque_fd(quat(i), &st.t[3 * t], pe, 1e-5, what);
+    }
+    if (newton[1] == 'n') {
+      const std::string restart = tmp_name("rfswitch.restart");
+      cmd("write_restart " + restart);
+      cmd("clear");
+      cmd("read_restart " + restart);
+      std::remove(restart.c_str());
+      const State b = run0();
+      EXPECT_NEAR(b.pe, st.pe, 1e-13 * std::fabs(st.pe));
+      double scale;
+      EXPECT_LE(max_diff(b.t, st.t, scale), 1e-13 * scale);
+      // the switch matters: unswitched RF, or another r_sw, change the energy
+      cmd("pair_style ssd " + std::to_string(RC) + " elec rf 80");
+      cmd("pair_coeff 1 1 ssd/rf");
+      EXPECT_GT(std::fabs(run0().ecoul - st.ecoul), 1e-2);
+      cmd("pair_style ssd " + std::to_string(RC) + " elec rfswitch 80 5.0");
+      cmd("pair_coeff 1 1 ssd/rf");
+      EXPECT_GT(std::fabs(run0().ecoul - st.ecoul), 1e-2);
+    }
+    cmd("clear");
+  }
+}
+
 TEST_F(SsdLammps, DataFileRoundTrip)
 {
   for (const char *mode : {"ii", "ij"}) {

@@ -36,7 +36,14 @@ TEST_F(SsdErrors, CommandErrorsNameTheProblem)
   has("pair_style ssd 9 elec rf", "'elec rf' needs the reaction-field dielectric constant");
   has("pair_style ssd 9 elec rf 0.5", "eps_rf = 0.5 must be >= 1");
   has("pair_style ssd 9 elec dsf 0.2",
-      "unknown electrostatics 'dsf' (allowed: cut, rf eps_rf, sf;");
+      "unknown electrostatics 'dsf' (allowed: cut, rf eps_rf, rfswitch eps_rf r_sw, sf;");
+  has("pair_style ssd 9 elec rfswitch", "'elec rfswitch' needs the reaction-field dielectric");
+  has("pair_style ssd 9 elec rfswitch 80", "'elec rfswitch eps_rf r_sw'");
+  has("pair_style ssd 9 elec rfswitch 0.5 7.7", "eps_rf = 0.5 must be >= 1");
+  has("pair_style ssd 9 elec rfswitch 80 9", "r_sw = 9 must be > 0 and < coul_cut = 9");
+  has("pair_style ssd 9 elec rfswitch 80 9.5", "r_sw = 9.5 must be > 0 and < coul_cut = 9");
+  has("pair_style ssd 9 elec rfswitch 80 0", "r_sw = 0 must be > 0 and < coul_cut = 9");
+  has("pair_style ssd 9 elec rfswitch 80 -1", "r_sw = -1 must be > 0");
   has("pair_style ssd 9 elec sf 80", "'elec sf' takes no value (got '80')");
   has("pair_style ssd 9 elec sf 1e1 lj_cut 9", "'elec sf' takes no value (got '1e1')");
   has("pair_style ssd 9 elec sf foo", "keyword foo needs a value");

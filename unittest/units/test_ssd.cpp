@@ -25,6 +25,7 @@ using mesogpu::physics::make_ssd_params;
 using mesogpu::physics::quat_to_body_frame;
 using mesogpu::physics::quat_to_rotation;
 using mesogpu::physics::ssd_pair;
+using mesogpu::physics::ssd_rf_self_energy;
 using mesogpu::physics::ssd_switch;
 using mesogpu::physics::ssd_type;
 using mesogpu::physics::ssd_w;
@@ -170,6 +171,16 @@ std::vector<Case> all_cases()
       {"ssd1_lj8.5_shift_sf6",
        make_ssd_params<double>(SsdSet::ssd1, SsdLj::shift, 8.5, SsdElectrostatics::sf, 6.0, 80.0),
        8.5, 6.0});
+  // the switched reaction field of Fennell & Gezelter 2004 (OpenMD sample: 7.7 to 9), and one
+  // whose switch starts inside the sticky range and ends before the LJ cutoff
+  c.push_back({"ssdrf_rfswitch_7.7_9",
+               make_ssd_params<double>(SsdSet::ssdrf, SsdLj::cut, 9.0, SsdElectrostatics::rf_switch,
+                                       9.0, 80.0, QQR2E, 7.7),
+               9.0, 9.0});
+  c.push_back({"ssde_lj8.5_shift_rfswitch_3.5_6.5_eps40",
+               make_ssd_params<double>(SsdSet::ssde, SsdLj::shift, 8.5,
+                                       SsdElectrostatics::rf_switch, 6.5, 40.0, QQR2E, 3.5),
+               8.5, 6.5});
   return c;
 }
 
@@ -179,6 +190,7 @@ std::vector<Case> all_cases()
 std::vector<std::pair<double, double>> regions(const Case &c)
 {
   std::vector<double> b = {c.p.rl, c.p.ru, c.p.rlp, c.p.rup, c.lj_cut, c.coul_cut};
+  if (c.p.coul_sw > 0) b.push_back(c.p.coul_sw);    // rf_switch: where S(r) starts
   std::sort(b.begin(), b.end());
   b.erase(std::unique(b.begin(), b.end()), b.end());
   std::vector<std::pair<double, double>> out;
@@ -838,4 +850,136 @@ TEST(SsdDimer, OpenMdAnnealedFrameIsOurMinimum)
   // (C / r^3 ~ 4 kcal/mol here)
   EXPECT_LT(norm(o.ti), 0.1);
   EXPECT_LT(norm(o.tj), 0.1);
+}
+
+// ---- 'elec rfswitch': the switched reaction field of Fennell & Gezelter 2004 (OOPSE) ---------
+
+namespace {
+
+// OOPSE's cubic switch written out again (switcheroo.F90): 1 below rsw, 0 from rc on
+double oopse_switch(double r, double rsw, double rc)
+{
+  if (r < rsw) return 1.0;
+  if (r >= rc) return 0.0;
+  return (rc + 2 * r - 3 * rsw) * (rc - r) * (rc - r) / std::pow(rc - rsw, 3);
+}
+
+// the dipole part of the pair energy from the formula, nothing from ssd.h: S(r) [C (u_i.u_j/r^3 -
+// 3 (u_i.r)(u_j.r)/r^5) - C k_rf u_i.u_j] with C = qqr2e mu_i mu_j (Debye -> e Angstrom),
+// k_rf = 2 (eps - 1) / ((2 eps + 1) rc^3)
+double slow_rfswitch(double mu_i_debye, double mu_j_debye, double eps, double rsw, double rc, V3 r,
+                     V3 ui, V3 uj)
+{
+  const double d = std::sqrt(dot(r, r));
+  if (d >= rc) return 0.0;
+  const double cc = QQR2E * mu_i_debye * DEBYE * mu_j_debye * DEBYE;
+  const double k = 2 * (eps - 1) / ((2 * eps + 1) * rc * rc * rc);
+  const double direct =
+      cc * (dot(ui, uj) / std::pow(d, 3) - 3 * dot(ui, r) * dot(uj, r) / std::pow(d, 5));
+  return oopse_switch(d, rsw, rc) * (direct - cc * k * dot(ui, uj));
+}
+
+Params rfswitch(SsdSet set, double eps, double rsw, double rc, double lj_cut = 9.0)
+{
+  return make_ssd_params<double>(set, SsdLj::cut, lj_cut, SsdElectrostatics::rf_switch, rc, eps,
+                                 QQR2E, rsw);
+}
+
+}    // namespace
+
+TEST(SsdReactionFieldSwitch, ParamsAndSelfTerm)
+{
+  const Params p = rfswitch(SsdSet::ssdrf, 80.0, 7.7, 9.0);
+  const double mu = 2.48 * DEBYE, krf = 2.0 * 79.0 / (161.0 * 729.0);
+  EXPECT_EQ(p.elec, SsdElectrostatics::rf_switch);
+  EXPECT_NEAR(p.rf, krf, 1e-16);
+  EXPECT_EQ(p.coul_sw, 7.7);
+  EXPECT_EQ(p.coul_cut, 9.0);
+  EXPECT_NEAR(p.cutsq, 81.0, 1e-12);
+  // OOPSE's self term -pre mu^2 / 2 per dipole (about -0.0596 kcal/mol for SSD/RF at 80, 9 A)
+  EXPECT_NEAR(ssd_rf_self_energy(p), -0.5 * QQR2E * mu * mu * krf, 1e-15);
+  EXPECT_NEAR(ssd_rf_self_energy(p), -0.0596, 5e-4);
+  // other modes: no switch radius and no self term
+  const Params q = make_ssd_params<double>(SsdSet::ssdrf, SsdLj::cut, 9.0,
+                                           SsdElectrostatics::rf_constant, 9.0, 80.0, QQR2E, 7.7);
+  EXPECT_EQ(q.coul_sw, 0.0);
+  EXPECT_EQ(ssd_rf_self_energy(q), 0.0);
+}
+
+TEST(SsdReactionFieldSwitch, AgainstTheFormulaWrittenOut)
+{
+  Rng rng;
+  struct Sw {
+    SsdSet a, b;
+    double eps, rsw, rc;
+  };
+  int in_switch = 0;
+  for (const Sw &w : {Sw{SsdSet::ssdrf, SsdSet::ssdrf, 80.0, 7.7, 9.0},
+                      Sw{SsdSet::ssde, SsdSet::ssd, 40.0, 3.5, 6.5},
+                      Sw{SsdSet::ssd1, SsdSet::ssdrf, 1.0, 5.0, 8.0}}) {
+    const Type ta = ssd_type<double>(w.a), tb = ssd_type<double>(w.b);
+    const Params p = make_ssd_params<double>(ta, tb, SsdLj::cut, 9.0, SsdElectrostatics::rf_switch,
+                                             w.rc, w.eps, QQR2E, w.rsw);
+    const Params pc =
+        make_ssd_params<double>(ta, tb, SsdLj::cut, 9.0, SsdElectrostatics::cut, w.rc, w.eps);
+    const Params prf = make_ssd_params<double>(ta, tb, SsdLj::cut, 9.0,
+                                               SsdElectrostatics::rf_constant, w.rc, w.eps);
+    for (int n = 0; n < 400; ++n) {
+      const double r = rng.uniform(2.5, w.rc + 0.5);
+      const V3 e = rng.direction();
+      const M3 ai = rng.frame(), aj = rng.frame();
+      const Out o = eval(p, r * e, ai, aj);
+      const double ref =
+          slow_rfswitch(ta.mu, tb.mu, w.eps, w.rsw, w.rc, r * e, ai.row(2), aj.row(2));
+      EXPECT_NEAR(o.ec, ref, 1e-12 * std::max(1.0, std::fabs(ref))) << r;
+      // LJ and sticky are untouched by the electrostatics mode
+      EXPECT_EQ(o.ev, eval(pc, r * e, ai, aj).ev) << r;
+      // below the switch it is the constant reaction field exactly
+      if (r < w.rsw) {
+        EXPECT_NEAR(o.ec, eval(prf, r * e, ai, aj).ec, 1e-13 * std::max(1.0, std::fabs(o.ec)));
+      } else if (r < w.rc) {
+        ++in_switch;
+      }
+    }
+  }
+  EXPECT_GT(in_switch, 100);
+}
+
+TEST(SsdReactionFieldSwitch, ContinuousAtTheSwitchAndTheCutoff)
+{
+  Rng rng;
+  for (const Case &c : all_cases()) {
+    if (c.p.elec != SsdElectrostatics::rf_switch) continue;
+    Params dip = c.p;    // the dipole term alone
+    dip.lj1 = dip.lj2 = dip.lj_offset = 0;
+    dip.nu0 = dip.nu0p = 0;
+    const double rsw = c.p.coul_sw, rc = c.p.coul_cut;
+    for (int n = 0; n < 50; ++n) {
+      const V3 e = rng.direction();
+      const M3 ai = rng.frame(), aj = rng.frame();
+      const double scale = std::max(1.0, maxabs(eval(dip, rsw * e, ai, aj).fj));
+      // at r_sw: energy, force and torques continuous (S = 1, S' = 0 on both sides)
+      const Out lo = eval(dip, (rsw - 1e-9) * e, ai, aj), hi = eval(dip, (rsw + 1e-9) * e, ai, aj);
+      // no jump: the energy changes by the slope times the step
+      const double slope = -0.5 * dot(lo.fj + hi.fj, e);
+      EXPECT_NEAR(hi.u - lo.u, 2e-9 * slope, 1e-12 * std::max(1.0, std::fabs(lo.u))) << c.name;
+      for (int d = 0; d < 3; ++d) {
+        EXPECT_NEAR(lo.fj[d], hi.fj[d], 1e-7 * scale) << c.name;
+        EXPECT_NEAR(lo.ti[d], hi.ti[d], 1e-7 * scale) << c.name;
+        EXPECT_NEAR(lo.tj[d], hi.tj[d], 1e-7 * scale) << c.name;
+      }
+      // at r_c: energy, force and torques go to zero (S = S' = 0; near r_c |F| ~ 6 |V| (r_c - r)
+      // / (r_c - r_sw)^2, hence 1e-10 A inside); LJ and sticky are off here
+      const Out in = eval(dip, (rc - 1e-10) * e, ai, aj);
+      EXPECT_NEAR(in.u, 0.0, 1e-12) << c.name;
+      for (int d = 0; d < 3; ++d) {
+        EXPECT_NEAR(in.fj[d], 0.0, 1e-9) << c.name;
+        EXPECT_NEAR(in.ti[d], 0.0, 1e-9) << c.name;
+        EXPECT_NEAR(in.tj[d], 0.0, 1e-9) << c.name;
+      }
+      // and not trivially: halfway through the switch the dipole term is alive
+      const Out mid = eval(dip, 0.5 * (rsw + rc) * e, ai, aj);
+      EXPECT_GT(std::fabs(mid.u), 1e-6) << c.name;
+    }
+  }
 }
