@@ -294,14 +294,14 @@ void PairSSD::compute(int eflag, int vflag)
 }
 
 /* ----------------------------------------------------------------------
-   pair_style ssd coul_cut [lj_cut r] [ljmode cut|shift]
+   pair_style ssd coul_cut [lj_cut r] [ljmode cut|shift|switch]
                   [elec cut|rf eps_rf|rfswitch eps_rf r_sw|sf]
 ------------------------------------------------------------------------- */
 
 void PairSSD::settings(int narg, char **arg)
 {
-  const char *usage = "'pair_style ssd coul_cut [lj_cut r] [ljmode cut|shift] [elec cut|rf "
-                      "eps_rf|rfswitch eps_rf r_sw|sf]'";
+  const char *usage = "'pair_style ssd coul_cut [lj_cut r] [ljmode cut|shift|switch] [elec "
+                      "cut|rf eps_rf|rfswitch eps_rf r_sw|sf]'";
   if (narg < 1) error->all(FLERR, "Pair style ssd: expected {}", usage);
   if (strcmp(update->unit_style, "real") != 0)
     error->all(FLERR,
@@ -334,8 +334,10 @@ void PairSSD::settings(int narg, char **arg)
         ljmode = static_cast<int>(SsdLj::cut);
       else if (val == "shift")
         ljmode = static_cast<int>(SsdLj::shift);
+      else if (val == "switch")
+        ljmode = static_cast<int>(SsdLj::sw);
       else
-        error->all(FLERR, "Pair style ssd: unknown ljmode '{}' (allowed: cut, shift)", val);
+        error->all(FLERR, "Pair style ssd: unknown ljmode '{}' (allowed: cut, shift, switch)", val);
       iarg += 2;
     } else if (key == "elec") {
       if (val == "cut") {
@@ -386,6 +388,18 @@ void PairSSD::settings(int narg, char **arg)
     } else {
       error->all(FLERR, "Pair style ssd: unknown keyword '{}'; expected {}", key, usage);
     }
+  }
+
+  // ljmode switch switches LJ from the r_sw of 'elec rfswitch' to lj_cut (OOPSE: one radius)
+  if (ljmode == static_cast<int>(SsdLj::sw)) {
+    if (elec != static_cast<int>(SsdElectrostatics::rf_switch))
+      error->all(FLERR, "Pair style ssd: 'ljmode switch' needs a switching radius: it uses r_sw of "
+                        "'elec rfswitch eps_rf r_sw' (OOPSE's SSD/RF), which is not given");
+    if (!(coul_sw < lj_cut))
+      error->all(FLERR,
+                 "Pair style ssd: 'ljmode switch' needs the switching radius r_sw = {} < lj_cut = "
+                 "{}",
+                 coul_sw, lj_cut);
   }
 
   // the sticky range of the types already given must still fit
@@ -565,7 +579,8 @@ double PairSSD::init_one(int i, int j)
 
 /* ----------------------------------------------------------------------
    restart files: the settings (coul_sw only after elec = rf_switch, so that files written
-   before 'elec rfswitch' existed still read); per type its set and numbers; per unlike pair
+   before 'elec rfswitch' existed still read; ljmode switch (2) needs rf_switch and so adds
+   nothing); per type its set and numbers; per unlike pair
    the LJ override
 ------------------------------------------------------------------------- */
 
@@ -601,14 +616,18 @@ void PairSSD::read_restart_settings(FILE *fp)
                        elec == static_cast<int>(SsdElectrostatics::rf_constant) ||
                        elec == static_cast<int>(SsdElectrostatics::rf_switch) ||
                        elec == static_cast<int>(SsdElectrostatics::sf);
-  if (ljmode < 0 || ljmode > 1 || !elec_ok)
+  if (ljmode < 0 || ljmode > 2 || !elec_ok ||
+      (ljmode == static_cast<int>(SsdLj::sw) &&
+       elec != static_cast<int>(SsdElectrostatics::rf_switch)))
     error->all(FLERR, "Pair ssd: corrupt restart file (ljmode {}, elec {})", ljmode, elec);
   coul_sw = 0.0;
   if (elec == static_cast<int>(SsdElectrostatics::rf_switch)) {
     if (comm->me == 0) utils::sfread(FLERR, &coul_sw, sizeof(double), 1, fp, nullptr, error);
     MPI_Bcast(&coul_sw, 1, MPI_DOUBLE, 0, world);
-    if (!(coul_sw > 0.0 && coul_sw < coul_cut))
-      error->all(FLERR, "Pair ssd: corrupt restart file (r_sw {}, coul_cut {})", coul_sw, coul_cut);
+    if (!(coul_sw > 0.0 && coul_sw < coul_cut) ||
+        (ljmode == static_cast<int>(SsdLj::sw) && !(coul_sw < lj_cut)))
+      error->all(FLERR, "Pair ssd: corrupt restart file (r_sw {}, coul_cut {}, lj_cut {})", coul_sw,
+                 coul_cut, lj_cut);
   }
 }
 

@@ -57,6 +57,8 @@ namespace cuda {
       r.lj2 = static_cast<real>(q.lj2);
       r.lj_cutsq = static_cast<real>(q.lj_cutsq);
       r.lj_offset = static_cast<real>(q.lj_offset);
+      r.lj_cut = static_cast<real>(q.lj_cut);
+      r.lj_sw = static_cast<real>(q.lj_sw);
       r.mu_i = static_cast<real>(q.mu_i);
       r.mu_j = static_cast<real>(q.mu_j);
       r.dip = static_cast<real>(q.dip);

@@ -15,6 +15,13 @@ using mesogpu::cuda::Engine;
 void PairSSDCuda::init_style()
 {
   PairSSD::init_style();
+  // GUARD (remove after gpu:body_pairs' DISABLED_SsdLjSwitch* pass on a GPU): the device
+  // evaluator computes 'ljmode switch' (physics/ssd.h), but no GPU has run it yet. Before the
+  // rfswitch guard: ljmode switch needs elec rfswitch, and this message names the mode used.
+  if (ljmode == static_cast<int>(mesogpu::physics::SsdLj::sw))
+    error->all(FLERR,
+               "pair_style ssd/cuda: 'ljmode switch' has not been verified on a GPU yet; use the "
+               "CPU style");
   // GUARD (remove after gpu:body_pairs' DISABLED_SsdShiftedForce* pass on a GPU): the
   // device evaluator computes 'elec sf' (physics/ssd.h), but no GPU has run it yet
   if (elec == static_cast<int>(mesogpu::physics::SsdElectrostatics::sf))

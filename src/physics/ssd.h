@@ -33,7 +33,10 @@
  * Energy V = V_LJ + V_dp + V_sp:
  *   V_LJ = 4 eps [(sig/r)^12 - (sig/r)^6] - V_shift  for r < lj_cut: plain truncation, with
  *          V_shift = 0 (ljmode cut) or the value at lj_cut (ljmode shift: energy shift only,
- *          the force is still cut)
+ *          the force is still cut). ljmode switch (SsdLj::sw, OOPSE's do_lj_pair as used for
+ *          SSD/RF): V_LJ = S(r) 4 eps [..] with S = ssd_switch(r, lj_sw, lj_cut), lj_sw = the
+ *          switching radius coul_sw of rf_switch, force -d(S V)/dr including dS/dr V, so energy
+ *          and force go continuously to 0 at lj_cut.
  *   V_dp = C / r^3 [u_i.u_j - 3 (u_i.e)(u_j.e)],  C = qqr2e mu_i mu_j,  e = r_ij / r,
  *          for r < coul_cut (plain truncation)
  *   V_rf = -C k_rf u_i.u_j, k_rf = 2 (eps_rf - 1) / ((2 eps_rf + 1) coul_cut^3), for r < coul_cut,
@@ -59,11 +62,10 @@
  *
  * Electrostatics: MODELS.md lists three "SSD/RF" forms and DSF. Implemented: cut (plain
  * truncation), rf_constant (choice (b)), rf_switch (choice (a), the form of the published SSD/RF
- * liquid properties; note that OOPSE switched the LJ term with the same S(r), which ljmode cut
- * and shift do not) and sf (Allen-Germano shifted force, above; energy and force continuous at
- * coul_cut). Not implemented (enum values reserved, see SsdElectrostatics): (c) OpenMD's
- * current reaction_field; damped shifted force. rf_constant's energy jumps at coul_cut by the
- * full pair term (so does cut's).
+ * liquid properties; OOPSE switched the LJ term with the same S(r): ljmode switch) and sf
+ * (Allen-Germano shifted force, above; energy and force continuous at coul_cut). Not implemented
+ * (enum values reserved, see SsdElectrostatics): (c) OpenMD's current reaction_field; damped
+ * shifted force. rf_constant's energy jumps at coul_cut by the full pair term (so does cut's).
  *
  * Derivatives (written out so the kernel need not be trusted blindly; unittest/units/test_ssd.cpp
  * checks every one against finite differences):
@@ -95,8 +97,9 @@ namespace physics {
   // force (header comment).
   enum class SsdElectrostatics : int { cut = 0, rf_constant = 1, rf_switch = 2, sf = 5 };
 
-  // LJ truncation at lj_cut. Reserved: 2 = switched (OpenMD's cutoffMethod "switched").
-  enum class SsdLj : int { cut = 0, shift = 1 };
+  // LJ truncation at lj_cut. 2 = switch: V_LJ times OOPSE's cubic S(r) between lj_sw and lj_cut
+  // (header comment; OOPSE's do_lj_pair for SSD/RF). Values are stable.
+  enum class SsdLj : int { cut = 0, shift = 1, sw = 2 };
 
   // conversions of the header comment (1 D in e Angstrom; qqr2e of LAMMPS real units)
   constexpr double ssd_debye = 0.208194;
@@ -168,6 +171,8 @@ namespace physics {
     Real lj1, lj2;          // 4 eps sig^12, 4 eps sig^6
     Real lj_cutsq;
     Real lj_offset;     // subtracted from V_LJ (0 unless SsdLj::shift)
+    Real lj_cut;        // ru of the LJ switch (read only when lj_sw > 0)
+    Real lj_sw;         // where the LJ switch starts (0 unless SsdLj::sw: no switch)
     Real mu_i, mu_j;    // e Angstrom
     Real dip;           // C = qqr2e mu_i mu_j, kcal Angstrom^3/mol
     SsdElectrostatics elec;
@@ -186,8 +191,9 @@ namespace physics {
   // Type i with type j. Mixing (MODELS.md / OpenMD's Sticky.cpp): arithmetic in rl, ru, rl', ru',
   // geometric in w0, nu0, nu0'; LJ by Lorentz-Berthelot (OpenMD's default; a pair style may
   // override sigma and epsilon afterwards). eps_rf is read only for rf_constant and rf_switch,
-  // coul_sw (the switching radius, 0 < coul_sw < coul_cut) only for rf_switch. Range checks
-  // are the caller's.
+  // coul_sw (the switching radius, 0 < coul_sw < coul_cut) only for rf_switch and for
+  // ljmode SsdLj::sw, whose LJ switch runs from coul_sw to lj_cut (OOPSE's single switching
+  // radius; 0 < coul_sw < lj_cut). Range checks are the caller's.
   template <typename Real>
   MESO_HD SsdParams<Real> make_ssd_params(const SsdType<Real> &ti, const SsdType<Real> &tj,
                                           SsdLj ljmode, Real lj_cut, SsdElectrostatics elec,
@@ -202,6 +208,8 @@ namespace physics {
     p.lj2 = Real(4) * p.epsilon * s6;
     p.lj_cutsq = lj_cut * lj_cut;
     p.lj_offset = Real(0);
+    p.lj_cut = lj_cut;
+    p.lj_sw = ljmode == SsdLj::sw ? coul_sw : Real(0);
     if (ljmode == SsdLj::shift && lj_cut > Real(0)) {
       const Real ic6 = Real(1) / (p.lj_cutsq * p.lj_cutsq * p.lj_cutsq);
       p.lj_offset = ic6 * (p.lj1 * ic6 - p.lj2);
@@ -337,8 +345,17 @@ namespace physics {
 
     if (rsq < p.lj_cutsq) {
       const Real ir6 = ir2 * ir2 * ir2;
-      e_vdw += ir6 * (p.lj1 * ir6 - p.lj2) - p.lj_offset;
-      const Real dvdr_over_r = -ir6 * (Real(12) * p.lj1 * ir6 - Real(6) * p.lj2) * ir2;
+      const Real vlj = ir6 * (p.lj1 * ir6 - p.lj2) - p.lj_offset;
+      Real dvdr_over_r = -ir6 * (Real(12) * p.lj1 * ir6 - Real(6) * p.lj2) * ir2;
+      if (p.lj_sw > Real(0)) {
+        // SsdLj::sw: S V_LJ, d/dr = S V' + S' V (OOPSE's do_lj_pair)
+        Real S, dS;
+        ssd_switch(r, p.lj_sw, p.lj_cut, S, dS);
+        e_vdw += S * vlj;
+        dvdr_over_r = S * dvdr_over_r + dS * vlj * ir;
+      } else {
+        e_vdw += vlj;
+      }
       for (int d = 0; d < 3; ++d) dv[d] += dvdr_over_r * r_ij[d];
     }
 

@@ -94,7 +94,8 @@ std::string create_box(int ntypes, bool bonds)
 // quaternions; two water types. Variant 0: ssd and ssd1, plain cutoff (atom_style ellipsoid:
 // per-atom masses only). Variant 1: ssd/e and a custom set, reaction field, shifted LJ with
 // its own cutoff, an explicit unlike LJ pair. Variant 2: variant 1 with 'elec sf' (shifted
-// force). Variant 3: variant 1 with 'elec rfswitch 78 5.5' (switched reaction field).
+// force). Variant 3: variant 1 with 'elec rfswitch 78 5.5' (switched reaction field). Variant 4:
+// variant 3 with 'ljmode switch' (LJ switched from 5.5 to lj_cut 6.0, OOPSE's SSD/RF).
 void ssd_water(Lmp &l, bool dev, const Opt &o)
 {
   l.cmds({"units real", o.bonds ? "atom_style hybrid bond ellipsoid" : "atom_style ellipsoid",
@@ -107,10 +108,11 @@ void ssd_water(Lmp &l, bool dev, const Opt &o)
   if (o.variant == 0) {
     l.cmds({"pair_style " + S(dev, "ssd") + " 7.0", "pair_coeff 1 1 ssd", "pair_coeff 2 2 ssd1"});
   } else {
-    l.cmds({"pair_style " + S(dev, "ssd") + " 7.5 lj_cut 6.0 ljmode shift elec " +
-                (o.variant == 2   ? "sf"
-                 : o.variant == 3 ? "rfswitch 78.0 5.5"
-                                  : "rf 78.0"),
+    l.cmds({"pair_style " + S(dev, "ssd") + " 7.5 lj_cut 6.0 ljmode " +
+                (o.variant == 4 ? "switch" : "shift") + " elec " +
+                (o.variant == 2                     ? "sf"
+                 : o.variant == 3 || o.variant == 4 ? "rfswitch 78.0 5.5"
+                                                    : "rf 78.0"),
             "pair_coeff 1 1 ssd/e",
             "pair_coeff 2 2 custom 3.1 0.16 2.4 3.8 3.6 0.07715 2.5 3.4 2.75 3.9",
             "pair_coeff 1 2 lj 3.0 0.17"});
@@ -366,6 +368,25 @@ TEST(GpuBodyPairs, DISABLED_SsdReactionFieldSwitchTrajectorySorted)
   compare_trajectory(with(ssd_water, {3, "5 0.0"}), "ssd rfswitch trajectory", "300.0", 30);
 }
 
+// 'ljmode switch' (OOPSE's switched LJ, with 'elec rfswitch'): DISABLED_ until the lead runs
+// them on a GPU; ssd/cuda stops with "'ljmode switch' has not been verified on a GPU yet"
+// (init_style of src/cuda/pair_ssd_cuda.cpp) until then. To verify: remove that guard AND the
+// 'elec rfswitch' one (variant 4 uses both), run test_gpu_body_pairs
+// --gtest_also_run_disabled_tests --gtest_filter='*LjSwitch*:*ReactionFieldSwitch*', then drop
+// the DISABLED_ prefixes and BodyPairsHost.LjSwitchIsGuardedUntilVerifiedOnAGpu.
+TEST(GpuBodyPairs, DISABLED_SsdLjSwitch)
+{
+  compare_forces(with(ssd_water, {4}), "ssd ljswitch rfswitch custom");
+}
+TEST(GpuBodyPairs, DISABLED_SsdLjSwitchSpecialBonds)
+{
+  compare_forces(with(ssd_water, {4, "0 0.0", true}), "ssd ljswitch special bonds", false);
+}
+TEST(GpuBodyPairs, DISABLED_SsdLjSwitchTrajectorySorted)
+{
+  compare_trajectory(with(ssd_water, {4, "5 0.0"}), "ssd ljswitch trajectory", "300.0", 30);
+}
+
 TEST(GpuBodyPairs, GbCleaver)
 {
   compare_forces(with(gb_mix, {0}), "gb cleaver", true, "1*2");
@@ -575,6 +596,23 @@ TEST(BodyPairsHost, ElecRfSwitchIsGuardedUntilVerifiedOnAGpu)
   EXPECT_EQ(l.error_of("run 0 post no"), "");
 }
 
+TEST(BodyPairsHost, LjSwitchIsGuardedUntilVerifiedOnAGpu)
+{
+  Lmp l;
+  l.cmds({"units real", "atom_style ellipsoid", "region box block 0 9 0 9 0 9", "create_box 1 box",
+          "create_atoms 1 single 1 1 1 units box", "create_atoms 1 single 4 1 1 units box",
+          "set type 1 shape 1 1 1", "set type 1 mass 18.0", "set type 1 quat/random 4471",
+          "pair_style ssd/cuda 7.0 ljmode switch elec rfswitch 80 5.5", "pair_coeff * * ssd/rf"});
+  const std::string m = l.error_of("run 0 post no");
+  EXPECT_NE(m.find("pair_style ssd/cuda: 'ljmode switch' has not been verified on a GPU yet; use "
+                   "the CPU style"),
+            std::string::npos)
+      << m;
+  // the CPU style runs it
+  l.cmds({"pair_style ssd 7.0 ljmode switch elec rfswitch 80 5.5", "pair_coeff * * ssd/rf"});
+  EXPECT_EQ(l.error_of("run 0 post no"), "");
+}
+
 // the CPU halves of the comparisons run anywhere: every reference system is a valid input
 // with forces and torques (so a failure on the GPU machine is the device's)
 TEST(BodyPairsHost, ReferenceSystemsRunOnTheCpu)
@@ -588,6 +626,7 @@ TEST(BodyPairsHost, ReferenceSystemsRunOnTheCpu)
       {"coul/dipole/body 1 bonds", with(coul_beads, {1, "0 0.0", true})},
       {"ssd 2 (sf) bonds", with(ssd_water, {2, "0 0.0", true})},
       {"ssd 3 (rfswitch) bonds", with(ssd_water, {3, "0 0.0", true})},
+      {"ssd 4 (ljswitch) bonds", with(ssd_water, {4, "0 0.0", true})},
       {"coul/dipole/body 2 (sf)", with(coul_beads, {2})},
       {"overlay", with(overlay_all, {0})}};
   for (const auto &sys : systems) {

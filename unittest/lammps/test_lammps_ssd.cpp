@@ -648,6 +648,59 @@ TEST_F(SsdLammps, ReactionFieldSwitchMatchesTheReferenceTheGradientAndRestarts)
   }
 }
 
+// 'ljmode switch': LJ times OOPSE's S(r) from the r_sw of 'elec rfswitch' (4.5 A) to lj_cut
+// (6 A, and 5.5 A apart from coul_cut) against the all-pairs reference, forces and torques
+// against finite differences of LAMMPS's energy, and a restart that must keep the LJ mode
+TEST_F(SsdLammps, LjSwitchMatchesTheReferenceTheGradientAndRestarts)
+{
+  for (double lj_cut : {RC, 5.5}) {
+    const Params p =
+        make_ssd_params<double>(SsdSet::ssdrf, SsdLj::sw, lj_cut, SsdElectrostatics::rf_switch, RC,
+                                EPS_RF, mesogpu::physics::ssd_qqr2e, 4.5);
+    ASSERT_EQ(p.lj_sw, 4.5);
+    for (const char *newton : {"on", "off"}) {
+      lattice(newton);
+      const std::string style = "pair_style ssd " + std::to_string(RC) + " lj_cut " +
+                                std::to_string(lj_cut) + " ljmode switch elec rfswitch 80 4.5";
+      cmd(style);
+      cmd("pair_coeff 1 1 ssd/rf");
+      const State st = run0();
+      const std::string what =
+          "ljswitch lj_cut " + std::to_string(lj_cut) + " newton " + std::string(newton);
+      expect_matches(st, reference(L, [&](int, int) { return p; }), 1e-11, what);
+      auto *a = lmp()->atom;
+      for (int tag : {1, 43}) {
+        const int i = a->map(tag), t = tag - 1;
+        ASSERT_GE(i, 0);
+        auto pe = [&] { return run0().pe; };
+        oriented_pair_test::expect_force_fd(a, i, &st.f[3 * t], pe, 1e-5, what);
+        oriented_pair_test::expect_torque_fd(quat(i), &st.t[3 * t], pe, 1e-5, what);
+      }
+      if (newton[1] == 'n') {
+        const std::string restart = tmp_name("ljswitch.restart");
+        cmd("write_restart " + restart);
+        cmd("clear");
+        cmd("read_restart " + restart);
+        std::remove(restart.c_str());
+        const State b = run0();
+        EXPECT_NEAR(b.pe, st.pe, 1e-13 * std::fabs(st.pe)) << what;
+        EXPECT_NEAR(b.evdwl, st.evdwl, 1e-13 * std::fabs(st.evdwl)) << what;
+        double scale;
+        EXPECT_LE(max_diff(b.f, st.f, scale), 1e-13 * scale) << what;
+        // the switch matters: unswitched LJ changes evdwl (the lattice's 5.4 A neighbours
+        // are inside the switch), ecoul stays
+        cmd("pair_style ssd " + std::to_string(RC) + " lj_cut " + std::to_string(lj_cut) +
+            " elec rfswitch 80 4.5");
+        cmd("pair_coeff 1 1 ssd/rf");
+        const State c = run0();
+        EXPECT_GT(std::fabs(c.evdwl - st.evdwl), 1e-3) << what;
+        EXPECT_NEAR(c.ecoul, st.ecoul, 1e-12 * std::fabs(st.ecoul)) << what;
+      }
+      cmd("clear");
+    }
+  }
+}
+
 TEST_F(SsdLammps, DataFileRoundTrip)
 {
   for (const char *mode : {"ii", "ij"}) {

@@ -32,7 +32,14 @@ TEST_F(SsdErrors, CommandErrorsNameTheProblem)
   has("pair_style ssd -9", "coul_cut = -9 must be > 0");
   has("pair_style ssd 9 lj_cut -1", "lj_cut = -1 must be > 0");
   has("pair_style ssd 9 lj_cut", "keyword lj_cut needs a value");
-  has("pair_style ssd 9 ljmode switched", "unknown ljmode 'switched' (allowed: cut, shift)");
+  has("pair_style ssd 9 ljmode switched",
+      "unknown ljmode 'switched' (allowed: cut, shift, switch)");
+  // ljmode switch takes r_sw of 'elec rfswitch', which must lie below lj_cut
+  has("pair_style ssd 9 ljmode switch", "'ljmode switch' needs a switching radius");
+  has("pair_style ssd 9 ljmode switch elec rf 80", "'ljmode switch' needs a switching radius");
+  has("pair_style ssd 9 ljmode switch elec rfswitch 80 7.7 lj_cut 7.7",
+      "'ljmode switch' needs the switching radius r_sw = 7.7 < lj_cut = 7.7");
+  has("pair_style ssd 9 lj_cut 6 elec rfswitch 80 7.7 ljmode switch", "r_sw = 7.7 < lj_cut = 6");
   has("pair_style ssd 9 elec rf", "'elec rf' needs the reaction-field dielectric constant");
   has("pair_style ssd 9 elec rf 0.5", "eps_rf = 0.5 must be >= 1");
   has("pair_style ssd 9 elec dsf 0.2",

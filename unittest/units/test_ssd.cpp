@@ -181,7 +181,26 @@ std::vector<Case> all_cases()
                make_ssd_params<double>(SsdSet::ssde, SsdLj::shift, 8.5,
                                        SsdElectrostatics::rf_switch, 6.5, 40.0, QQR2E, 3.5),
                8.5, 6.5});
+  // ljmode switch: LJ times the same S(r) from r_sw to lj_cut (OOPSE's SSD/RF, 7.7 to 9), and
+  // one whose LJ switch (3.5 to 8.5) starts inside the sticky range and ends past coul_cut
+  c.push_back({"ssdrf_ljswitch_rfswitch_7.7_9",
+               make_ssd_params<double>(SsdSet::ssdrf, SsdLj::sw, 9.0, SsdElectrostatics::rf_switch,
+                                       9.0, 80.0, QQR2E, 7.7),
+               9.0, 9.0});
+  c.push_back({"ssde_lj8.5_switch_rfswitch_3.5_6.5_eps40",
+               make_ssd_params<double>(SsdSet::ssde, SsdLj::sw, 8.5, SsdElectrostatics::rf_switch,
+                                       6.5, 40.0, QQR2E, 3.5),
+               8.5, 6.5});
   return c;
+}
+
+// the LJ switch factor written out (OOPSE's switcheroo.F90): 1 without a switch or below lj_sw
+double lj_switch_ref(const Params &p, double r)
+{
+  if (!(p.lj_sw > 0) || r < p.lj_sw) return 1.0;
+  if (r >= p.lj_cut) return 0.0;
+  const double rc = p.lj_cut, rs = p.lj_sw;
+  return (rc + 2 * r - 3 * rs) * (rc - r) * (rc - r) / std::pow(rc - rs, 3);
 }
 
 // the distance intervals between consecutive points where the pair energy is not smooth:
@@ -191,6 +210,7 @@ std::vector<std::pair<double, double>> regions(const Case &c)
 {
   std::vector<double> b = {c.p.rl, c.p.ru, c.p.rlp, c.p.rup, c.lj_cut, c.coul_cut};
   if (c.p.coul_sw > 0) b.push_back(c.p.coul_sw);    // rf_switch: where S(r) starts
+  if (c.p.lj_sw > 0) b.push_back(c.p.lj_sw);        // ljmode switch: where the LJ S(r) starts
   std::sort(b.begin(), b.end());
   b.erase(std::unique(b.begin(), b.end()), b.end());
   std::vector<std::pair<double, double>> out;
@@ -650,7 +670,10 @@ TEST(SsdPair, ContinuousAtTheSwitchEdgesAndZeroBeyondTheCutoffs)
       const double rr = c.p.sticky_cut + 0.01;
       const Out o = eval(c.p, rr * e, ai, aj);
       const double sr6 = std::pow(c.p.sigma / rr, 6);
-      EXPECT_NEAR(o.ev, 4 * c.p.epsilon * (sr6 * sr6 - sr6) - c.p.lj_offset, 1e-13) << c.name;
+      EXPECT_NEAR(o.ev,
+                  lj_switch_ref(c.p, rr) * (4 * c.p.epsilon * (sr6 * sr6 - sr6)) - c.p.lj_offset,
+                  1e-13)
+          << c.name;
       // past every cutoff: nothing, and false
       for (double s : {1e-12, 0.3, 20.0}) {
         const double rc = std::max(c.lj_cut, c.coul_cut);
@@ -982,4 +1005,116 @@ TEST(SsdReactionFieldSwitch, ContinuousAtTheSwitchAndTheCutoff)
       EXPECT_GT(std::fabs(mid.u), 1e-6) << c.name;
     }
   }
+}
+
+// ---- 'ljmode switch': OOPSE's switched LJ (do_lj_pair: sw * pot and the dS/dr force) --------
+
+namespace {
+
+Params ljswitch(const Type &a, const Type &b, double lj_cut, double rsw, double rc = 9.0)
+{
+  return make_ssd_params<double>(a, b, SsdLj::sw, lj_cut, SsdElectrostatics::rf_switch, rc, 80.0,
+                                 QQR2E, rsw);
+}
+
+}    // namespace
+
+TEST(SsdLjSwitch, Params)
+{
+  const Type t = ssd_type<double>(SsdSet::ssdrf);
+  const Params p = ljswitch(t, t, 9.0, 7.7);
+  EXPECT_EQ(p.lj_sw, 7.7);
+  EXPECT_EQ(p.lj_cut, 9.0);
+  EXPECT_EQ(p.lj_offset, 0.0);    // switched, not shifted
+  EXPECT_NEAR(p.cutsq, 81.0, 1e-12);
+  for (SsdLj l : {SsdLj::cut, SsdLj::shift})
+    EXPECT_EQ(
+        make_ssd_params<double>(t, t, l, 9.0, SsdElectrostatics::rf_switch, 9.0, 80.0, QQR2E, 7.7)
+            .lj_sw,
+        0.0);
+}
+
+TEST(SsdLjSwitch, AgainstTheFormulaWrittenOut)
+{
+  Rng rng;
+  struct Sw {
+    SsdSet a, b;
+    double lj_cut, rsw, rc;
+  };
+  int in_switch = 0;
+  for (const Sw &w : {Sw{SsdSet::ssdrf, SsdSet::ssdrf, 9.0, 7.7, 9.0},
+                      Sw{SsdSet::ssde, SsdSet::ssd, 8.5, 3.5, 6.5},
+                      Sw{SsdSet::ssd1, SsdSet::ssdrf, 10.0, 5.0, 8.0}}) {
+    Type ta = ssd_type<double>(w.a), tb = ssd_type<double>(w.b);
+    const Params p = ljswitch(ta, tb, w.lj_cut, w.rsw, w.rc);
+    const Params pc = make_ssd_params<double>(
+        ta, tb, SsdLj::cut, w.lj_cut, SsdElectrostatics::rf_switch, w.rc, 80.0, QQR2E, w.rsw);
+    // LJ alone: no dipoles, no sticky term
+    Type la = ta, lb = tb;
+    la.mu = lb.mu = la.nu0 = lb.nu0 = la.nu0p = lb.nu0p = 0;
+    const Params pl = ljswitch(la, lb, w.lj_cut, w.rsw, w.rc);
+    // Lorentz-Berthelot written out
+    const double sig = 0.5 * (ta.sigma + tb.sigma), eps = std::sqrt(ta.epsilon * tb.epsilon);
+    for (int n = 0; n < 400; ++n) {
+      const double r = rng.uniform(2.5, w.lj_cut + 0.5);
+      const V3 e = rng.direction();
+      const M3 ai = rng.frame(), aj = rng.frame();
+      double sw = 1.0;
+      if (r >= w.lj_cut) {
+        sw = 0.0;
+      } else if (r >= w.rsw) {
+        sw = (w.lj_cut + 2 * r - 3 * w.rsw) * std::pow(w.lj_cut - r, 2) /
+             std::pow(w.lj_cut - w.rsw, 3);
+        ++in_switch;
+      }
+      const double sr6 = std::pow(sig / r, 6), vlj = 4 * eps * (sr6 * sr6 - sr6);
+      const double ref = r < w.lj_cut ? sw * vlj : 0.0;
+      const Out l = eval(pl, r * e, ai, aj);
+      EXPECT_NEAR(l.u, ref, 1e-12 * std::max(1.0, std::fabs(ref))) << r;
+      // with dipoles and the sticky term: only the LJ part differs from ljmode cut
+      const Out o = eval(p, r * e, ai, aj), oc = eval(pc, r * e, ai, aj);
+      EXPECT_EQ(o.ec, oc.ec) << r;
+      const double dref = r < w.lj_cut ? (sw - 1.0) * vlj : 0.0;
+      EXPECT_NEAR(o.ev - oc.ev, dref, 1e-12 * std::max(1.0, std::fabs(oc.ev))) << r;
+    }
+  }
+  EXPECT_GT(in_switch, 100);
+}
+
+TEST(SsdLjSwitch, ContinuousAtTheSwitchAndZeroAtTheCutoff)
+{
+  Rng rng;
+  int ncases = 0;
+  for (const Case &c : all_cases()) {
+    if (!(c.p.lj_sw > 0)) continue;
+    ++ncases;
+    Params lj = c.p;    // the LJ term alone
+    lj.dip = 0;
+    lj.nu0 = lj.nu0p = 0;
+    const double rsw = c.p.lj_sw, rc = c.p.lj_cut;
+    EXPECT_EQ(rc, c.lj_cut) << c.name;
+    for (int n = 0; n < 20; ++n) {
+      const V3 e = rng.direction();
+      const M3 ai = rng.frame(), aj = rng.frame();
+      const Out lo = eval(lj, (rsw - 1e-9) * e, ai, aj), hi = eval(lj, (rsw + 1e-9) * e, ai, aj);
+      const double slope = -0.5 * dot(lo.fj + hi.fj, e);
+      EXPECT_NEAR(hi.u - lo.u, 2e-9 * slope, 1e-13) << c.name;
+      // the force changes only by its smooth slope over the 2e-9 A step (|dF/dr| <~ 1 here)
+      for (int d = 0; d < 3; ++d) EXPECT_NEAR(lo.fj[d], hi.fj[d], 1e-8) << c.name;
+      // the LJ force is radial and no torque comes from it
+      for (int d = 0; d < 3; ++d) EXPECT_EQ(lo.ti[d], 0.0) << c.name;
+      // at lj_cut: energy and force go to zero (S = S' = 0)
+      const Out in = eval(lj, (rc - 1e-10) * e, ai, aj);
+      EXPECT_NEAR(in.u, 0.0, 1e-15) << c.name;
+      for (int d = 0; d < 3; ++d) EXPECT_NEAR(in.fj[d], 0.0, 1e-12) << c.name;
+      // and not trivially: unswitched LJ at lj_cut is not negligible on these scales
+      const double sr6 = std::pow(c.p.sigma / rc, 6);
+      EXPECT_GT(std::fabs(4 * c.p.epsilon * (sr6 * sr6 - sr6)), 1e-4) << c.name;
+      // the full pair too (electrostatics ends at coul_cut <= lj_cut in these cases)
+      const Out full = eval(c.p, (rc - 1e-10) * e, ai, aj);
+      EXPECT_NEAR(full.u, 0.0, 1e-11) << c.name;
+      for (int d = 0; d < 3; ++d) EXPECT_NEAR(full.fj[d], 0.0, 1e-9) << c.name;
+    }
+  }
+  EXPECT_EQ(ncases, 2);
 }
