@@ -635,7 +635,8 @@ TEST_F(SsdLammps, ReactionFieldSwitchMatchesTheReferenceTheGradientAndRestarts)
       const State b = run0();
       EXPECT_NEAR(b.pe, st.pe, 1e-13 * std::fabs(st.pe));
       double scale;
-      EXPECT_LE(max_diff(b.t, st.t, scale), 1e-13 * scale);
+      const double dt = max_diff(b.t, st.t, scale);    // sets scale first
+      EXPECT_LE(dt, 1e-13 * scale);
       // the switch matters: unswitched RF, or another r_sw, change the energy
       cmd("pair_style ssd " + std::to_string(RC) + " elec rf 80");
       cmd("pair_coeff 1 1 ssd/rf");
@@ -686,7 +687,8 @@ TEST_F(SsdLammps, LjSwitchMatchesTheReferenceTheGradientAndRestarts)
         EXPECT_NEAR(b.pe, st.pe, 1e-13 * std::fabs(st.pe)) << what;
         EXPECT_NEAR(b.evdwl, st.evdwl, 1e-13 * std::fabs(st.evdwl)) << what;
         double scale;
-        EXPECT_LE(max_diff(b.f, st.f, scale), 1e-13 * scale) << what;
+        const double df = max_diff(b.f, st.f, scale);    // sets scale first
+        EXPECT_LE(df, 1e-13 * scale) << what;
         // the switch matters: unswitched LJ changes evdwl (the lattice's 5.4 A neighbours
         // are inside the switch), ecoul stays
         cmd("pair_style ssd " + std::to_string(RC) + " lj_cut " + std::to_string(lj_cut) +
