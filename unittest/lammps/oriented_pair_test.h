@@ -1,17 +1,71 @@
 /* Helpers of the LAMMPS-level tests of the oriented pair styles (ssd, gb,
-   coul/dipole/body): one pair's share of the reference forces, torques and virial, and
-   forces and torques against central differences of the total energy. */
+   coul/dipole/body): the state a 'run 0' leaves, one pair's share of the reference forces,
+   torques and virial, and forces and torques against central differences of the total
+   energy. */
 #ifndef MESOGPU_UNITTEST_ORIENTED_PAIR_TEST_H
 #define MESOGPU_UNITTEST_ORIENTED_PAIR_TEST_H
 
 #include "atom.h"
+#include "atom_vec_ellipsoid.h"
+#include "lmp_session.h"
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace oriented_pair_test {
+
+// what a 'run 0' leaves: pe, evdwl, ecoul and the pressure tensor (thermo, not normalised),
+// forces and torques by atom ID (tags may have gaps)
+struct State {
+  double pe = 0, evdwl = 0, ecoul = 0, press[6] = {0, 0, 0, 0, 0, 0};
+  std::vector<double> f, t;
+};
+
+inline State run0_state(LmpSession &s)
+{
+  s.cmd("thermo_style custom step pe evdwl ecoul pxx pyy pzz pxy pxz pyz");
+  s.cmd("thermo_modify norm no");
+  s.cmd("run 0 post no");
+  State st;
+  const LAMMPS_NS::Atom *a = s.lmp->atom;
+  st.pe = s.thermo("pe");
+  st.evdwl = s.thermo("evdwl");
+  st.ecoul = s.thermo("ecoul");
+  const char *p[6] = {"pxx", "pyy", "pzz", "pxy", "pxz", "pyz"};
+  for (int k = 0; k < 6; ++k) st.press[k] = s.thermo(p[k]);
+  st.f.assign(3 * a->map_tag_max, 0.0);
+  st.t.assign(3 * a->map_tag_max, 0.0);
+  for (int i = 0; i < a->nlocal; ++i)
+    for (int d = 0; d < 3; ++d) {
+      st.f[3 * (a->tag[i] - 1) + d] = a->f[i][d];
+      st.t[3 * (a->tag[i] - 1) + d] = a->torque[i][d];
+    }
+  return st;
+}
+
+// max |a_k - b_k|; scale = max |b_k|
+inline double max_diff(const std::vector<double> &a, const std::vector<double> &b, double &scale)
+{
+  double d = 0;
+  scale = 0;
+  for (size_t k = 0; k < a.size(); ++k) {
+    d = std::max(d, std::fabs(a[k] - b[k]));
+    scale = std::max(scale, std::fabs(b[k]));
+  }
+  return d;
+}
+
+// the quaternion of local atom i's ellipsoid bonus, nullptr without one
+inline double *body_quat(LAMMPS_NS::LAMMPS *lmp, int i)
+{
+  auto *avec = dynamic_cast<LAMMPS_NS::AtomVecEllipsoid *>(lmp->atom->style_match("ellipsoid"));
+  const int e = lmp->atom->ellipsoid[i];
+  return e < 0 ? nullptr : avec->bonus[e].quat;
+}
 
 // one pair of a reference loop: r = x_j - x_i, fj the force on j, ti and tj the torques;
 // f and t by tag (3 per atom, gi = tag_i - 1), w the virial sum of r_ij F_j (xx yy zz xy xz yz)

@@ -37,6 +37,9 @@ using Params = mesogpu::physics::BeadElecParams<double>;
 
 namespace {
 
+using oriented_pair_test::max_diff;
+using oriented_pair_test::State;
+
 const double A = 3.1;      // lattice spacing, Angstrom
 const double L = 4 * A;    // box edge of the 4 x 4 x 4 lattice
 const double RC = 6.0;     // cutoff of the periodic tests (< L / 2: minimum image)
@@ -52,22 +55,6 @@ struct TypeDef {
 std::string tmp_name(const std::string &stem)
 {
   return "lmp_cdb_" + std::to_string(getpid()) + "_" + stem;
-}
-
-struct State {
-  double pe = 0, ecoul = 0, press[6] = {0, 0, 0, 0, 0, 0};
-  std::vector<double> f, t;
-};
-
-double max_diff(const std::vector<double> &a, const std::vector<double> &b, double &scale)
-{
-  double d = 0;
-  scale = 0;
-  for (size_t k = 0; k < a.size(); ++k) {
-    d = std::max(d, std::fabs(a[k] - b[k]));
-    scale = std::max(scale, std::fabs(b[k]));
-  }
-  return d;
 }
 
 class CoulDipoleBody : public ::testing::Test {
@@ -138,32 +125,9 @@ class CoulDipoleBody : public ::testing::Test {
                            : "pair_coeff 4 4 dipole/eA 0.45 2 -2 2");
   }
 
-  State run0()
-  {
-    cmd("thermo_style custom step pe ecoul pxx pyy pzz pxy pxz pyz");
-    cmd("thermo_modify norm no");
-    cmd("run 0 post no");
-    State st;
-    auto *a = lmp()->atom;
-    st.pe = s->thermo("pe");
-    st.ecoul = s->thermo("ecoul");
-    const char *p[6] = {"pxx", "pyy", "pzz", "pxy", "pxz", "pyz"};
-    for (int k = 0; k < 6; ++k) st.press[k] = s->thermo(p[k]);
-    st.f.assign(3 * a->map_tag_max, 0.0);
-    st.t.assign(3 * a->map_tag_max, 0.0);
-    for (int i = 0; i < a->nlocal; ++i)
-      for (int d = 0; d < 3; ++d) {
-        st.f[3 * (a->tag[i] - 1) + d] = a->f[i][d];
-        st.t[3 * (a->tag[i] - 1) + d] = a->torque[i][d];
-      }
-    return st;
-  }
+  State run0() { return oriented_pair_test::run0_state(*s); }
 
-  double *quat(int i)
-  {
-    auto *avec = dynamic_cast<LAMMPS_NS::AtomVecEllipsoid *>(lmp()->atom->style_match("ellipsoid"));
-    return avec->bonus[lmp()->atom->ellipsoid[i]].quat;
-  }
+  double *quat(int i) { return oriented_pair_test::body_quat(lmp(), i); }
 
   void lab_dipole(int i, double p[3])
   {

@@ -33,6 +33,9 @@ using mesogpu::physics::body_dipole;
 
 namespace {
 
+using oriented_pair_test::max_diff;
+using oriented_pair_test::State;
+
 const double RC = 6.0;    // cutoff of the periodic tests (< half the 12.4 A box)
 const double DEBYE = 0.208194;
 
@@ -46,22 +49,6 @@ std::string num(double x)
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.17g", x);
   return buf;
-}
-
-struct State {
-  double pe = 0, evdwl = 0, ecoul = 0, press[6] = {0, 0, 0, 0, 0, 0};
-  std::vector<double> f, t;
-};
-
-double max_diff(const std::vector<double> &a, const std::vector<double> &b, double &scale)
-{
-  double d = 0;
-  scale = 0;
-  for (size_t k = 0; k < a.size(); ++k) {
-    d = std::max(d, std::fabs(a[k] - b[k]));
-    scale = std::max(scale, std::fabs(b[k]));
-  }
-  return d;
 }
 
 double max_abs(const std::vector<double> &a)
@@ -144,33 +131,9 @@ class ElecSf : public ::testing::Test {
     dips = {{0, {0, 0, 1}}, {2.35 * DEBYE, {0, 0, 1}}, {2.6 * DEBYE, {0, 0, 1}}};
   }
 
-  State run0()
-  {
-    cmd("thermo_style custom step pe evdwl ecoul pxx pyy pzz pxy pxz pyz");
-    cmd("thermo_modify norm no");
-    cmd("run 0 post no");
-    State st;
-    auto *a = lmp()->atom;
-    st.pe = s->thermo("pe");
-    st.evdwl = s->thermo("evdwl");
-    st.ecoul = s->thermo("ecoul");
-    const char *p[6] = {"pxx", "pyy", "pzz", "pxy", "pxz", "pyz"};
-    for (int k = 0; k < 6; ++k) st.press[k] = s->thermo(p[k]);
-    st.f.assign(3 * a->map_tag_max, 0.0);
-    st.t.assign(3 * a->map_tag_max, 0.0);
-    for (int i = 0; i < a->nlocal; ++i)
-      for (int d = 0; d < 3; ++d) {
-        st.f[3 * (a->tag[i] - 1) + d] = a->f[i][d];
-        st.t[3 * (a->tag[i] - 1) + d] = a->torque[i][d];
-      }
-    return st;
-  }
+  State run0() { return oriented_pair_test::run0_state(*s); }
 
-  double *quat(int i)
-  {
-    auto *avec = dynamic_cast<LAMMPS_NS::AtomVecEllipsoid *>(lmp()->atom->style_match("ellipsoid"));
-    return avec->bonus[lmp()->atom->ellipsoid[i]].quat;
-  }
+  double *quat(int i) { return oriented_pair_test::body_quat(lmp(), i); }
 
   // atom->mu of every atom = the lab dipole our styles use (mu R(q) b); returns how many
   // atoms carry one

@@ -39,6 +39,9 @@ using Rule = ph::GayBerneSigma0;
 
 namespace {
 
+using oriented_pair_test::max_diff;
+using oriented_pair_test::State;
+
 const double A = 4.5;      // lattice spacing: near the well of many pairs (beyond R -> inf)
 const double L = 4 * A;    // box edge of the 4 x 4 x 4 lattice
 const double RC = 8.5;     // global cutoff (< L / 2: minimum image)
@@ -57,22 +60,6 @@ std::string tmp_name(const std::string &stem)
 }
 
 // per-atom results ordered by tag
-struct State {
-  double pe = 0, press[6] = {0, 0, 0, 0, 0, 0};
-  std::vector<double> f, t;
-};
-
-double max_diff(const std::vector<double> &a, const std::vector<double> &b, double &scale)
-{
-  double d = 0;
-  scale = 0;
-  for (size_t k = 0; k < a.size(); ++k) {
-    d = std::max(d, std::fabs(a[k] - b[k]));
-    scale = std::max(scale, std::fabs(b[k]));
-  }
-  return d;
-}
-
 // the three types of the mixture tests, as the pair_coeff lines give them
 struct Mixture {
   Rule rule;
@@ -147,32 +134,9 @@ class GbLammps : public ::testing::Test {
     cmd("neighbor 1.0 bin");
   }
 
-  State run0()
-  {
-    cmd("thermo_style custom step pe pxx pyy pzz pxy pxz pyz");
-    cmd("thermo_modify norm no");
-    cmd("run 0 post no");
-    State st;
-    auto *a = lmp()->atom;
-    st.pe = s->thermo("pe");
-    const char *p[6] = {"pxx", "pyy", "pzz", "pxy", "pxz", "pyz"};
-    for (int k = 0; k < 6; ++k) st.press[k] = s->thermo(p[k]);
-    st.f.assign(3 * a->map_tag_max, 0.0);
-    st.t.assign(3 * a->map_tag_max, 0.0);
-    for (int i = 0; i < a->nlocal; ++i)
-      for (int d = 0; d < 3; ++d) {
-        st.f[3 * (a->tag[i] - 1) + d] = a->f[i][d];
-        st.t[3 * (a->tag[i] - 1) + d] = a->torque[i][d];
-      }
-    return st;
-  }
+  State run0() { return oriented_pair_test::run0_state(*s); }
 
-  double *quat(int i)
-  {
-    auto *avec = dynamic_cast<LAMMPS_NS::AtomVecEllipsoid *>(lmp()->atom->style_match("ellipsoid"));
-    const int e = lmp()->atom->ellipsoid[i];
-    return e < 0 ? nullptr : avec->bonus[e].quat;
-  }
+  double *quat(int i) { return oriented_pair_test::body_quat(lmp(), i); }
 
   // every pair once, minimum image in a periodic box of edge box (0: none), the physics
   // header only; u = body z from LAMMPS's lab-to-body matrix (0 without a bonus)

@@ -38,6 +38,9 @@ using Params = mesogpu::physics::SsdParams<double>;
 
 namespace {
 
+using oriented_pair_test::max_diff;
+using oriented_pair_test::State;
+
 const double A = 3.1;      // lattice spacing, Angstrom (liquid-water density)
 const double L = 4 * A;    // box edge of the 4 x 4 x 4 lattice
 const double RC = 6.0;     // cutoffs of the periodic tests (< L / 2: minimum image)
@@ -59,22 +62,6 @@ std::string tmp_name(const std::string &stem)
 }
 
 // per-atom results ordered by tag
-struct State {
-  double pe = 0, evdwl = 0, ecoul = 0, press[6] = {0, 0, 0, 0, 0, 0};
-  std::vector<double> f, t;
-};
-
-double max_diff(const std::vector<double> &a, const std::vector<double> &b, double &scale)
-{
-  double d = 0;
-  scale = 0;
-  for (size_t k = 0; k < a.size(); ++k) {
-    d = std::max(d, std::fabs(a[k] - b[k]));
-    scale = std::max(scale, std::fabs(b[k]));
-  }
-  return d;
-}
-
 std::string style_args(bool rf)
 {
   return "pair_style ssd " + std::to_string(RC) + (rf ? " elec rf 80" : "");
@@ -109,33 +96,9 @@ class SsdLammps : public ::testing::Test {
     cmd("neighbor 1.0 bin");
   }
 
-  State run0()
-  {
-    cmd("thermo_style custom step pe evdwl ecoul pxx pyy pzz pxy pxz pyz");
-    cmd("thermo_modify norm no");
-    cmd("run 0 post no");
-    State st;
-    auto *a = lmp()->atom;
-    st.pe = s->thermo("pe");
-    st.evdwl = s->thermo("evdwl");
-    st.ecoul = s->thermo("ecoul");
-    const char *p[6] = {"pxx", "pyy", "pzz", "pxy", "pxz", "pyz"};
-    for (int k = 0; k < 6; ++k) st.press[k] = s->thermo(p[k]);
-    st.f.assign(3 * a->map_tag_max, 0.0);    // by tag (tags may have gaps)
-    st.t.assign(3 * a->map_tag_max, 0.0);
-    for (int i = 0; i < a->nlocal; ++i)
-      for (int d = 0; d < 3; ++d) {
-        st.f[3 * (a->tag[i] - 1) + d] = a->f[i][d];
-        st.t[3 * (a->tag[i] - 1) + d] = a->torque[i][d];
-      }
-    return st;
-  }
+  State run0() { return oriented_pair_test::run0_state(*s); }
 
-  double *quat(int i)
-  {
-    auto *avec = dynamic_cast<LAMMPS_NS::AtomVecEllipsoid *>(lmp()->atom->style_match("ellipsoid"));
-    return avec->bonus[lmp()->atom->ellipsoid[i]].quat;
-  }
+  double *quat(int i) { return oriented_pair_test::body_quat(lmp(), i); }
 
   // every pair once, minimum image in a periodic box of edge box (0: none), the physics
   // header only; par(ti, tj) gives the pair's parameters
