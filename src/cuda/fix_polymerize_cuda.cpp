@@ -123,7 +123,7 @@ void FixPolymerizeCuda::device_setup(Engine &engine)
                style, id, engine.bond_capacity(), engine.special_capacity(), 2 * special_levels);
   try {
     engine.upload_per_atom(slot, 3, n ? state[0] : nullptr);
-  } catch (std::runtime_error &e) {
+  } catch (std::exception &e) {
     error->all(FLERR, "Fix {} (ID {}): {}", style, id, e.what());
   }
   state_step = -1;
@@ -146,7 +146,7 @@ void FixPolymerizeCuda::device_initial_integrate(Engine &engine)
   try {
     r = engine.chain_growth_step(p);
     if (r.made > 0) engine.check_errors();    // a list that was full, named
-  } catch (std::runtime_error &e) {
+  } catch (std::exception &e) {
     error->all(FLERR, "Fix {} (ID {}): step {}: {}", style, id, update->ntimestep, e.what());
   }
   if (r.rebuilt) {    // a list build of this step (thermo Nbuild counts it)
@@ -181,7 +181,7 @@ void FixPolymerizeCuda::download_state(Engine &engine)
       type.resize(n);
       engine.download_types(type.data());
     }
-  } catch (std::runtime_error &e) {
+  } catch (std::exception &e) {
     error->all(FLERR, "Fix {} (ID {}): step {}: {}", style, id, update->ntimestep, e.what());
   }
   for (size_t i = 0; i < type.size(); ++i) atom->type[i] = type[i];
