@@ -343,6 +343,35 @@ namespace cuda {
     void check_errors();
     void synchronize();
 
+    // --- stochastic chain growth (fix polymerize/cuda; topology/chain_growth.cu) ---------
+    // One reaction step of src/physics/chain_growth.h on the device: every active end of
+    // the group (per-atom data `slot`, width 3: init, cris, chain position) picks, among
+    // the free monomers of the group within rc that it accepts, the one of smallest u (tie:
+    // smaller ID); a monomer chosen by several ends goes to the end of smallest u (tie:
+    // smaller ID) through a 64-bit atomicMin of (u, end ID); the winners are bonded
+    // (insert_bonds with device candidates: special lists rebuilt, neighbour list stale),
+    // the state moves to the monomer and its type becomes newtype[type]. The neighbour
+    // list must hold every pair within rc: `reach` is the smallest (cutoff + skin) of the
+    // reacting type pairs, and the list is rebuilt first when an atom moved more than
+    // (reach - rc) / 2 since the last build (always when the box changes during the run).
+    struct ChainGrowth {
+      std::string slot;
+      unsigned seed = 0;
+      long long step = 0;
+      double rc = 0.0, reach = 0.0;
+      int groupbit = 0, btype = 0;
+      std::vector<double> prob;    // (ntypes+1)^2, P_r(type_end, type_monomer)
+      std::vector<int> newtype;    // ntypes + 1: a captured monomer's new type
+    };
+    struct ChainGrowthResult {
+      int made = 0;              // bonds made (monomers captured)
+      bool rebuilt = false;      // the neighbour list was rebuilt for the step
+      BondEditResult edit;       // what insert_bonds did with them
+    };
+    ChainGrowthResult chain_growth_step(const ChainGrowth &p);
+    // the atom types in LAMMPS order (n values; chain growth may change them)
+    void download_types(int *type) const;
+
     // the engine's state, for the parts of cuda/ that add force terms (core/engine_impl.cuh)
     struct Impl;
     Impl &internals() { return *impl; }

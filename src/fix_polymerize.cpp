@@ -242,7 +242,8 @@ void FixPolymerize::init()
                atom->angle_per_atom, angles_needed);
 
   comm_forward = MAX(3, 2 + atom->maxspecial);
-  neighbor->add_request(this, NeighConst::REQ_FULL | NeighConst::REQ_OCCASIONAL);
+  if (wants_host_list())
+    neighbor->add_request(this, NeighConst::REQ_FULL | NeighConst::REQ_OCCASIONAL);
 }
 
 void FixPolymerize::init_list(int, NeighList *ptr)

@@ -80,6 +80,10 @@ class FixPolymerize : public Fix {
   bigint stats_step = -1;
   double stats[8] = {0, 0, 0, 0, 0, 0, 0, 0};
 
+  // the occasional full neighbour list of react() (fix polymerize/cuda's resident runs
+  // find the monomers in the device list and need none)
+  virtual bool wants_host_list() { return true; }
+
   void react();
   void add_bond(int i, tagint partner);
   void add_special12(int i, tagint partner);

@@ -215,6 +215,12 @@ namespace cuda {
     // boxcheck), and the cell grid is laid out again at the next build (grid_stale)
     bool box_check = false, grid_stale = false;
     double lo_hold[3] = {0, 0, 0}, hi_hold[3] = {0, 0, 0};
+
+    // chain growth (topology/chain_growth.cu): parameters and per-step scratch
+    DeviceArray<double> cg_prob;
+    DeviceArray<int> cg_newtype, cg_best, cg_flags;
+    DeviceArray<unsigned long long> cg_key, cg_claim;
+    DeviceArray<BondEdit> cg_candidates;
   };
 
   // the message of an ERR_TOPOLOGY record (topology/topology_edit.cu)

@@ -49,6 +49,15 @@ namespace physics {
     return u < u_best || (u == u_best && tag < tag_best);
   }
 
+  // better_candidate's order as one 64-bit key, smaller = better, for an atomicMin claim
+  // on the device: u = k 2^-32 with k < 2^32 (uniform01), so the high word k orders by u
+  // and the low word by tag (tags 1 .. 2^32 - 1)
+  MESO_HD uint64_t candidate_key(double u, int64_t tag)
+  {
+    const uint64_t k = static_cast<uint64_t>(u * 4294967296.0);
+    return k << 32 | static_cast<uint32_t>(tag);
+  }
+
   // free monomer: no reaction-made bond, not an active end
   MESO_HD bool chain_growth_free(int init, int cris)
   {
