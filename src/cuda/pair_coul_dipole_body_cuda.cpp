@@ -14,14 +14,6 @@ using mesogpu::cuda::Engine;
 
 void PairCoulDipoleBodyCuda::init_style()
 {
-  // GUARD (remove after gpu:body_pairs' DISABLED_CoulDipoleBodyShiftedForce* pass on a GPU):
-  // the device evaluator computes 'elec sf' (physics/bead_electrostatics.h), but no GPU has
-  // run it yet. Before the base init_style(): stopping after it would leave its neighbor
-  // request pointing at this style once 'pair_style' replaces it (as in pair_ssd_cuda.cpp)
-  if (mode == static_cast<int>(mesogpu::physics::BeadElec::sf))
-    error->all(FLERR,
-               "pair_style coul/dipole/body/cuda: 'elec sf' has not been verified on a GPU yet; "
-               "use the CPU style");
   PairCoulDipoleBody::init_style();
   device_util::warn_if_host(lmp, "Pair", "coul/dipole/body/cuda");
 }

@@ -14,28 +14,6 @@ using mesogpu::cuda::Engine;
 
 void PairSSDCuda::init_style()
 {
-  // the guards come before PairSSD::init_style(): stopping after it would leave its neighbor
-  // request behind, pointing at this style once 'pair_style' replaces it (a use after free in
-  // the next run's Neighbor::init_pair, seen as a rare segfault in gpu:body_pairs' host tests)
-  // GUARD (remove after gpu:body_pairs' DISABLED_SsdLjSwitch* pass on a GPU): the device
-  // evaluator computes 'ljmode switch' (physics/ssd.h), but no GPU has run it yet. Before the
-  // rfswitch guard: ljmode switch needs elec rfswitch, and this message names the mode used.
-  if (ljmode == static_cast<int>(mesogpu::physics::SsdLj::sw))
-    error->all(FLERR,
-               "pair_style ssd/cuda: 'ljmode switch' has not been verified on a GPU yet; use the "
-               "CPU style");
-  // GUARD (remove after gpu:body_pairs' DISABLED_SsdShiftedForce* pass on a GPU): the
-  // device evaluator computes 'elec sf' (physics/ssd.h), but no GPU has run it yet
-  if (elec == static_cast<int>(mesogpu::physics::SsdElectrostatics::sf))
-    error->all(FLERR,
-               "pair_style ssd/cuda: 'elec sf' has not been verified on a GPU yet; use the CPU "
-               "style");
-  // GUARD (remove after gpu:body_pairs' DISABLED_SsdReactionFieldSwitch* pass on a GPU): the
-  // device evaluator computes 'elec rfswitch' (physics/ssd.h), but no GPU has run it yet
-  if (elec == static_cast<int>(mesogpu::physics::SsdElectrostatics::rf_switch))
-    error->all(FLERR,
-               "pair_style ssd/cuda: 'elec rfswitch' has not been verified on a GPU yet; use the "
-               "CPU style");
   PairSSD::init_style();
   device_util::warn_if_host(lmp, "Pair", "ssd/cuda");
 }

@@ -332,57 +332,44 @@ TEST(GpuBodyPairs, SsdTrajectorySorted)
   compare_trajectory(with(ssd_water, {0, "5 0.0"}), "ssd trajectory", "300.0", 30);
 }
 
-// 'elec sf' (Allen-Germano shifted force): DISABLED_ until the lead runs them on a GPU; the
-// device styles stop with "'elec sf' has not been verified on a GPU yet" (init_style of
-// src/cuda/pair_ssd_cuda.cpp) until then. To verify: remove that guard, run
-// test_gpu_body_pairs --gtest_also_run_disabled_tests --gtest_filter='*ShiftedForce*', then
-// drop the DISABLED_ prefixes and BodyPairsHost.ElecSfIsGuardedUntilVerifiedOnAGpu.
-TEST(GpuBodyPairs, DISABLED_SsdShiftedForce)
+// 'elec sf' (Allen-Germano shifted force) on the device against the CPU style
+TEST(GpuBodyPairs, SsdShiftedForce)
 {
   compare_forces(with(ssd_water, {2}), "ssd sf shift custom");
 }
-TEST(GpuBodyPairs, DISABLED_SsdShiftedForceSpecialBonds)
+TEST(GpuBodyPairs, SsdShiftedForceSpecialBonds)
 {
   compare_forces(with(ssd_water, {2, "0 0.0", true}), "ssd sf special bonds", false);
 }
-TEST(GpuBodyPairs, DISABLED_SsdShiftedForceTrajectorySorted)
+TEST(GpuBodyPairs, SsdShiftedForceTrajectorySorted)
 {
   compare_trajectory(with(ssd_water, {2, "5 0.0"}), "ssd sf trajectory", "300.0", 30);
 }
 
-// 'elec rfswitch' (the switched reaction field of Fennell & Gezelter 2004): DISABLED_ until the
-// lead runs them on a GPU; ssd/cuda stops with "'elec rfswitch' has not been verified on a GPU
-// yet" (init_style of src/cuda/pair_ssd_cuda.cpp) until then. To verify: remove that guard, run
-// test_gpu_body_pairs --gtest_also_run_disabled_tests --gtest_filter='*ReactionFieldSwitch*',
-// then drop the DISABLED_ prefixes and BodyPairsHost.ElecRfSwitchIsGuardedUntilVerifiedOnAGpu.
-TEST(GpuBodyPairs, DISABLED_SsdReactionFieldSwitch)
+// 'elec rfswitch' (the switched reaction field of Fennell & Gezelter 2004, as OOPSE computes it)
+TEST(GpuBodyPairs, SsdReactionFieldSwitch)
 {
   compare_forces(with(ssd_water, {3}), "ssd rfswitch shift custom");
 }
-TEST(GpuBodyPairs, DISABLED_SsdReactionFieldSwitchSpecialBonds)
+TEST(GpuBodyPairs, SsdReactionFieldSwitchSpecialBonds)
 {
   compare_forces(with(ssd_water, {3, "0 0.0", true}), "ssd rfswitch special bonds", false);
 }
-TEST(GpuBodyPairs, DISABLED_SsdReactionFieldSwitchTrajectorySorted)
+TEST(GpuBodyPairs, SsdReactionFieldSwitchTrajectorySorted)
 {
   compare_trajectory(with(ssd_water, {3, "5 0.0"}), "ssd rfswitch trajectory", "300.0", 30);
 }
 
-// 'ljmode switch' (OOPSE's switched LJ, with 'elec rfswitch'): DISABLED_ until the lead runs
-// them on a GPU; ssd/cuda stops with "'ljmode switch' has not been verified on a GPU yet"
-// (init_style of src/cuda/pair_ssd_cuda.cpp) until then. To verify: remove that guard AND the
-// 'elec rfswitch' one (variant 4 uses both), run test_gpu_body_pairs
-// --gtest_also_run_disabled_tests --gtest_filter='*LjSwitch*:*ReactionFieldSwitch*', then drop
-// the DISABLED_ prefixes and BodyPairsHost.LjSwitchIsGuardedUntilVerifiedOnAGpu.
-TEST(GpuBodyPairs, DISABLED_SsdLjSwitch)
+// 'ljmode switch' (OOPSE's switched LJ) with 'elec rfswitch'
+TEST(GpuBodyPairs, SsdLjSwitch)
 {
   compare_forces(with(ssd_water, {4}), "ssd ljswitch rfswitch custom");
 }
-TEST(GpuBodyPairs, DISABLED_SsdLjSwitchSpecialBonds)
+TEST(GpuBodyPairs, SsdLjSwitchSpecialBonds)
 {
   compare_forces(with(ssd_water, {4, "0 0.0", true}), "ssd ljswitch special bonds", false);
 }
-TEST(GpuBodyPairs, DISABLED_SsdLjSwitchTrajectorySorted)
+TEST(GpuBodyPairs, SsdLjSwitchTrajectorySorted)
 {
   compare_trajectory(with(ssd_water, {4, "5 0.0"}), "ssd ljswitch trajectory", "300.0", 30);
 }
@@ -430,17 +417,16 @@ TEST(GpuBodyPairs, CoulDipoleBodyTrajectorySorted)
   compare_trajectory(with(coul_beads, {1, "5 0.0"}), "coul/dipole/body trajectory", "300.0", 30);
 }
 
-// 'elec sf': DISABLED_ until verified on a GPU (see DISABLED_SsdShiftedForce above; guard in
-// src/cuda/pair_coul_dipole_body_cuda.cpp)
-TEST(GpuBodyPairs, DISABLED_CoulDipoleBodyShiftedForce)
+// 'elec sf' of the bead electrostatics
+TEST(GpuBodyPairs, CoulDipoleBodyShiftedForce)
 {
   compare_forces(with(coul_beads, {2}), "coul/dipole/body sf");
 }
-TEST(GpuBodyPairs, DISABLED_CoulDipoleBodyShiftedForceSpecialBonds)
+TEST(GpuBodyPairs, CoulDipoleBodyShiftedForceSpecialBonds)
 {
   compare_forces(with(coul_beads, {2, "0 0.0", true}), "coul/dipole/body sf special", false);
 }
-TEST(GpuBodyPairs, DISABLED_CoulDipoleBodyShiftedForceTrajectorySorted)
+TEST(GpuBodyPairs, CoulDipoleBodyShiftedForceTrajectorySorted)
 {
   compare_trajectory(with(coul_beads, {2, "5 0.0"}), "coul/dipole/body sf trajectory", "300.0", 30);
 }
@@ -553,64 +539,6 @@ TEST(BodyPairsHost, SuffixPicksDeviceStyles)
           << s << ": " << typeid(*p).name();
     }
   }
-}
-
-// until a GPU has run them, the device styles refuse 'elec sf' (the CPU styles take it);
-// remove this test with the guards
-TEST(BodyPairsHost, ElecSfIsGuardedUntilVerifiedOnAGpu)
-{
-  for (const char *style : {"ssd", "coul/dipole/body"}) {
-    Lmp l;
-    l.cmds({"units real", "atom_style hybrid ellipsoid charge", "region box block 0 9 0 9 0 9",
-            "create_box 1 box", "create_atoms 1 single 1 1 1 units box",
-            "create_atoms 1 single 4 1 1 units box", "set type 1 shape 1 1 1",
-            "set type 1 mass 18.0", "set type 1 quat/random 4471",
-            "pair_style " + std::string(style) + "/cuda 7.0 elec sf",
-            std::string("pair_coeff * * ") + (std::string(style) == "ssd" ? "ssd" : "")});
-    const std::string m = l.error_of("run 0 post no");
-    EXPECT_NE(m.find("pair_style " + std::string(style) +
-                     "/cuda: 'elec sf' has not been verified on a GPU yet; use the CPU style"),
-              std::string::npos)
-        << style << ": " << m;
-    // the CPU style runs it
-    l.cmd("pair_style " + std::string(style) + " 7.0 elec sf");
-    l.cmd(std::string("pair_coeff * * ") + (std::string(style) == "ssd" ? "ssd" : ""));
-    EXPECT_EQ(l.error_of("run 0 post no"), "") << style;
-  }
-}
-
-TEST(BodyPairsHost, ElecRfSwitchIsGuardedUntilVerifiedOnAGpu)
-{
-  Lmp l;
-  l.cmds({"units real", "atom_style ellipsoid", "region box block 0 9 0 9 0 9", "create_box 1 box",
-          "create_atoms 1 single 1 1 1 units box", "create_atoms 1 single 4 1 1 units box",
-          "set type 1 shape 1 1 1", "set type 1 mass 18.0", "set type 1 quat/random 4471",
-          "pair_style ssd/cuda 7.0 elec rfswitch 80 5.5", "pair_coeff * * ssd/rf"});
-  const std::string m = l.error_of("run 0 post no");
-  EXPECT_NE(m.find("pair_style ssd/cuda: 'elec rfswitch' has not been verified on a GPU yet; use "
-                   "the CPU style"),
-            std::string::npos)
-      << m;
-  // the CPU style runs it
-  l.cmds({"pair_style ssd 7.0 elec rfswitch 80 5.5", "pair_coeff * * ssd/rf"});
-  EXPECT_EQ(l.error_of("run 0 post no"), "");
-}
-
-TEST(BodyPairsHost, LjSwitchIsGuardedUntilVerifiedOnAGpu)
-{
-  Lmp l;
-  l.cmds({"units real", "atom_style ellipsoid", "region box block 0 9 0 9 0 9", "create_box 1 box",
-          "create_atoms 1 single 1 1 1 units box", "create_atoms 1 single 4 1 1 units box",
-          "set type 1 shape 1 1 1", "set type 1 mass 18.0", "set type 1 quat/random 4471",
-          "pair_style ssd/cuda 7.0 ljmode switch elec rfswitch 80 5.5", "pair_coeff * * ssd/rf"});
-  const std::string m = l.error_of("run 0 post no");
-  EXPECT_NE(m.find("pair_style ssd/cuda: 'ljmode switch' has not been verified on a GPU yet; use "
-                   "the CPU style"),
-            std::string::npos)
-      << m;
-  // the CPU style runs it
-  l.cmds({"pair_style ssd 7.0 ljmode switch elec rfswitch 80 5.5", "pair_coeff * * ssd/rf"});
-  EXPECT_EQ(l.error_of("run 0 post no"), "");
 }
 
 // the CPU halves of the comparisons run anywhere: every reference system is a valid input
