@@ -302,7 +302,11 @@ void VerletCuda::upload()
       for (int i = 0; i < n; i++) stored = MAX(stored, atom->num_bond[i]);
       spare_bonds = atom->bond_per_atom - stored;
     }
-    const bool editable = spare_bonds > 0;
+    // bonds made by device fixes (chain growth) need room even after the host slots of some
+    // atoms filled up (the second run of a growing chain)
+    int fix_room = 0;
+    for (auto *f : fix_device) fix_room = MAX(fix_room, f->device_bond_room());
+    const bool editable = spare_bonds > 0 || (fix_room > 0 && atom->molecular == Atom::MOLECULAR);
     const bool have_bonds = force->bond && (atom->nbonds > 0 || editable);
     const bool have_angles = force->angle && atom->nangles > 0;
     const bool have_dihedrals = force->dihedral && atom->ndihedrals > 0;
@@ -345,7 +349,7 @@ void VerletCuda::upload()
       if ((force->special_angle || force->special_dihedral) && comm->me == 0)
         error->warning(FLERR, "run_style verlet/cuda: bonds made on the device rebuild the "
                               "special lists without special_bonds angle/dihedral yes trimming");
-      engine->reserve_topology(topo.maxbond + spare_bonds, atom->maxspecial, levels);
+      engine->reserve_topology(MAX(topo.maxbond + spare_bonds, fix_room), atom->maxspecial, levels);
     }
     topo = mesogpu::DeviceTopology();    // host copies freed before the list build
 

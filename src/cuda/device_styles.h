@@ -49,6 +49,10 @@ class DeviceFix {
   // the fix changes the box during the run and moves the device's box and atoms with it
   // (Engine::change_box, remap_atoms): run_style verlet/cuda refuses other box changes
   virtual bool device_changes_box() const { return false; }
+  // bond-list entries per atom (both directions) that the bonds this fix makes on the device
+  // need (fix polymerize/cuda: 2, a chain's interior atom): the run keeps that much room even
+  // when every host slot of some atom is taken (an atom already in a chain)
+  virtual int device_bond_room() const { return 0; }
 };
 
 }    // namespace LAMMPS_NS

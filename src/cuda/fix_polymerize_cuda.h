@@ -38,6 +38,7 @@ class FixPolymerizeCuda : public FixPolymerize, public DeviceFix {
   void device_setup(mesogpu::cuda::Engine &engine) override;
   void device_initial_integrate(mesogpu::cuda::Engine &engine) override;
   void device_sync_host(mesogpu::cuda::Engine &engine) override;
+  int device_bond_room() const override { return 2; }    // a chain's interior atom
 
  protected:
   bool wants_host_list() override;
