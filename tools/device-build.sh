@@ -7,7 +7,8 @@
 #   mixed/, double/, single/: mesogpu in each precision against it, with the GPU tests.
 # Each step is skipped when its result is already there. 16 cores: about 3 minutes for
 # LAMMPS and 2 for mesogpu.
-# MESOGPU_DEVICE_PRECISIONS (default "mixed double single") picks the mesogpu builds.
+# MESOGPU_DEVICE_PRECISIONS (default "mixed double single") picks the mesogpu builds,
+# MESOGPU_DEVICE_TESTS (default: every unittest/gpu/test_gpu_*) the GPU tests built.
 # A fresh machine can skip the LAMMPS build: MESOGPU_DEVICE_EXPORT=DIR writes the built
 # host (library, lmp, generated headers, CMake cache) to DIR/lammps-build.tar.xz; put
 # that file into .device/ here and the next machine unpacks it instead of building.
@@ -46,7 +47,8 @@ for prec in ${MESOGPU_DEVICE_PRECISIONS:-mixed double single}; do
     -DCMAKE_BUILD_TYPE=Release >"$B/configure-$prec.log" 2>&1 ||
     { tail -30 "$B/configure-$prec.log"; exit 1; }
   # the plugin and every GPU test (unittest/gpu/test_gpu_*.cpp)
-  targets=$(cd "$ROOT/unittest/gpu" && ls test_gpu_*.cpp | sed 's/\.cpp$//')
+  # (MESOGPU_DEVICE_TESTS="test_gpu_a test_gpu_b" builds only those)
+  targets=${MESOGPU_DEVICE_TESTS:-$(cd "$ROOT/unittest/gpu" && ls test_gpu_*.cpp | sed 's/\.cpp$//')}
   # shellcheck disable=SC2086
   cmake --build "$B/$prec" -j "$MESOGPU_JOBS" --target mesogpuplugin $targets \
     >"$B/build-$prec.log" 2>&1 || { grep -m20 -B2 -A8 "error" "$B/build-$prec.log"; exit 1; }
