@@ -32,3 +32,20 @@ list(GET h 1 hmean)
 require_range("in.sip: chains in dp_hist.txt" ${nchains} 158 158)
 require_range("in.sip: mean DP of the histogram vs Mn ${mn}" ${hmean} "${mn}-1e-3" "${mn}+1e-3")
 message("example sip on ${NP} rank(s): conversion ${conv}, bonds ${bonds}, Mn ${mn}, PDI ${pdi}")
+
+# the plot script: reads the same run (its final conversion is the RESULT line's) and stops
+# with a message on a missing histogram
+if(PYTHON)
+  execute_process(COMMAND ${PYTHON} plot_sip.py log.sip dp_hist.txt sip_test.svg
+    WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE po ERROR_VARIABLE pe RESULT_VARIABLE prc)
+  if(NOT prc EQUAL 0 OR NOT EXISTS ${WORK_DIR}/sip_test.svg)
+    message(FATAL_ERROR "plot_sip.py failed (exit ${prc}): ${po}${pe}")
+  endif()
+  string(REGEX MATCH "final conversion ([0-9.]+)" pm "${po}")
+  require_range("plot_sip.py: final conversion vs RESULT ${conv}" ${CMAKE_MATCH_1} "${conv}-1e-4" "${conv}+1e-4")
+  execute_process(COMMAND ${PYTHON} plot_sip.py log.sip no_such_hist.txt x.svg
+    WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE po ERROR_VARIABLE pe RESULT_VARIABLE prc)
+  if(prc EQUAL 0 OR NOT "${po}${pe}" MATCHES "cannot read the histogram no_such_hist.txt")
+    message(FATAL_ERROR "plot_sip.py: a missing histogram must stop with a message (${po}${pe})")
+  endif()
+endif()
