@@ -117,6 +117,9 @@ def main():
                     help="shortest NVE block accepted for D (ps, default 50)")
     ap.add_argument("--min-blocks", type=int, default=4,
                     help="fewest NVE blocks accepted (default 4)")
+    ap.add_argument("--eta", type=float, default=0.89,
+                    help="shear viscosity (mPa s) for the finite-size correction of D "
+                         "(default 0.89, water at 298 K; the model's own is not computed)")
     ap.add_argument("--short", action="store_true",
                     help="smoke test: accept any length (>= 2 blocks); results marked SHORT")
     a = ap.parse_args()
@@ -188,6 +191,12 @@ def main():
         T_nve.append(mean([r[3] for r in rows]))
         drift.append(slope(t, [r[4] for r in rows]) * 1e6)     # kcal/mol/ns per molecule
     res["D"] = block_stats(D)
+    # Yeh-Hummer finite-size correction for a cubic periodic box of side L:
+    # D_inf = D_pbc + xi k_B T / (6 pi eta L), xi = 2.837297 (informational: assumes eta)
+    L = mean([r[6] for r in npt]) ** (1.0 / 3.0) * 1e-10                 # m
+    T_mean = mean(T_nve)
+    corr = 2.837297 * 1.380649e-23 * T_mean / (6 * math.pi * a.eta * 1e-3 * L) * 1e9
+    res["D_corr"] = (res["D"][0] + corr, res["D"][1])
     res["pe_nve"] = block_stats(pe_nve)
     res["T_nve"] = block_stats(T_nve)
     res["drift"] = block_stats(drift)
@@ -218,6 +227,8 @@ def main():
         shifted = (res["pe_npt"][0] + RF_SELF, res["pe_npt"][1])
         row("  NPT + RF self term (OOPSE's pe)", shifted, paper["pe"], None, 3)
     row("D (1e-5 cm^2/s), NVE", res["D"], paper["D"], EXPERIMENT["D"], 2)
+    row(f"  + finite size ({corr:.2f}, eta {a.eta:g} mPa s)", res["D_corr"], paper["D"],
+        EXPERIMENT["D"], 2)
     print()
 
     def z(value, ref):
@@ -232,7 +243,8 @@ def main():
     print(f"RESULT model {model} rho {res['rho'][0]:.5f} {res['rho'][1]:.5f} "
           f"pe_npt {res['pe_npt'][0]:.4f} {res['pe_npt'][1]:.4f} "
           f"pe_nve {res['pe_nve'][0]:.4f} {res['pe_nve'][1]:.4f} "
-          f"D {res['D'][0]:.4f} {res['D'][1]:.4f} T_nve {res['T_nve'][0]:.2f} "
+          f"D {res['D'][0]:.4f} {res['D'][1]:.4f} D_corr {res['D_corr'][0]:.4f} "
+          f"T_nve {res['T_nve'][0]:.2f} "
           f"drift {res['drift'][0]:.4g} short {int(a.short)}")
 
 
