@@ -79,6 +79,15 @@ SYSTEMS=(
   "mdscf-melt-1049k|in.mdscf_melt|-var model field -var datafile $MELT_DATA/melt-1049k.data|5000|-|200"
   "dpd-melt-1049k|in.mdscf_melt|-var model dpd -var datafile $MELT_DATA/melt-1049k.data|1000|100|50"
   "melt-bonds-1049k|in.mdscf_melt|-var model bonds -var datafile $MELT_DATA/melt-1049k.data|5000|-|200"
+  # SSD/E water (pair ssd + fix nvt/rigid/single; bench/in.ssd), 32,000 and 2,048,000
+  # molecules. ssd-*: the GPU package and the CPU run the dipolar Lennard-Jones sphere
+  # with SSD/E's sigma, epsilon, mu (-var model dipole: lj/sf/dipole/sf + nvt/sphere), the
+  # nearest model they have; ssd-cpu-*: the CPU runs mesogpu's own SSD styles (no
+  # GPU-package variant). mesogpu runs SSD in both (the second run a repeat).
+  "ssd-32k|in.ssd|-var cells 20|20000|2000|500||-var model dipole"
+  "ssd-cpu-32k|in.ssd|-var cells 20|20000|-|200"
+  "ssd-2048k|in.ssd|-var cells 80|2000|100|20||-var model dipole -var warmup 50"
+  "ssd-cpu-2048k|in.ssd|-var cells 80|1000|-|10||-var warmup 20"
   # smaller sizes, run on request (BENCH_ONLY)
   "lj-256k|in.lj|-var x 2 -var y 2 -var z 2|2000|1000|300"
   "triblock-192k|in.triblock|-var L 40|10000|-|100||-var warmup 10"
@@ -86,9 +95,11 @@ SYSTEMS=(
   "mdscf-melt-65k|in.mdscf_melt|-var model field -var datafile $MELT_DATA/melt-65k.data|20000|-|2000"
   "dpd-melt-65k|in.mdscf_melt|-var model dpd -var datafile $MELT_DATA/melt-65k.data|5000|1000|500"
   "melt-bonds-65k|in.mdscf_melt|-var model bonds -var datafile $MELT_DATA/melt-65k.data|20000|-|2000"
+  "ssd-256k|in.ssd|-var cells 40|5000|500|100||-var model dipole"
+  "ssd-cpu-256k|in.ssd|-var cells 40|5000|-|50"
 )
 # default selection: the systems above the "smaller sizes" line
-DEFAULT_ONLY='^(lj-32k|lj-2048k|kg-1024k|dpd-1000k|pe-19k|pe-675k|triblock-24k|triblock-1536k|lw1-307k|lw2-1049k|mdscf-melt-1049k|dpd-melt-1049k|melt-bonds-1049k)$'
+DEFAULT_ONLY='^(lj-32k|lj-2048k|kg-1024k|dpd-1000k|pe-19k|pe-675k|triblock-24k|triblock-1536k|lw1-307k|lw2-1049k|mdscf-melt-1049k|dpd-melt-1049k|melt-bonds-1049k|ssd-32k|ssd-cpu-32k|ssd-2048k|ssd-cpu-2048k)$'
 BENCH_ONLY="${BENCH_ONLY:-$DEFAULT_ONLY}"
 [ -n "$QUICK" ] && SYSTEMS=("lj-32k|in.lj|-var x 1 -var y 1 -var z 1|1000|500|200") && BENCH_ONLY=.
 GPU_RANKS="${BENCH_GPU_RANKS:-1 4 8 16}"
