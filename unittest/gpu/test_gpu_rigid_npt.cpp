@@ -2,14 +2,15 @@
    barostat and Nose-Hoover chains for single-site rigid bodies, its loops over atoms on
    the device, the box changing during a resident run): trajectories against the CPU fix
    in a second LAMMPS instance. SSD water (pair ssd/cuda: forces and torques, 216
-   molecules, real units) with iso coupling and both chains (NO_SQUISH), aniso with a
-   pressure ramp (DLM), nph with x/y/z couple xy; an LJ mix of asymmetric tops and plain
-   spheres (no bonus: translated only) under aniso. Compared: unwrapped positions,
-   velocities, quaternions, lab angular momenta, box lengths and volume, FixNH's scalar and
-   vector (chain and barostat state: eta, eta_dot, omega, omega_dot, etap, etap_dot and
-   their energies), the thermostat's temperature (c_1_temp) and the barostat's pressure
-   (c_1_press). Host syncs every step change nothing. The init errors are tested without a
-   GPU in unittest/lammps/test_lammps_rigid_single_cuda.cpp.
+   molecules, real units, equilibrated on the host first) with iso coupling and both
+   chains (NO_SQUISH), aniso with a pressure ramp (DLM), nph with x/y/z couple xy; an LJ
+   mix of asymmetric tops and plain spheres (no bonus: translated only) under aniso.
+   Compared: unwrapped positions, velocities, quaternions, lab angular momenta, box
+   lengths and volume, FixNH's scalar and vector (chain and barostat state: eta, eta_dot,
+   omega, omega_dot, etap, etap_dot and their energies), the thermostat's temperature
+   (c_1_temp) and the barostat's pressure (c_1_press). Host syncs every step change
+   nothing. The init errors are tested without a GPU in
+   unittest/lammps/test_lammps_rigid_single_cuda.cpp.
    Needs a GPU: exits 77 (ctest "skipped") otherwise. Numbers are printed with [gpu]. */
 
 #include "domain.h"
@@ -77,7 +78,13 @@ std::string num(double x)
 
 // SSD water (test_gpu_body_pairs.cpp's ssd_water, variant 0): 216 molecules on a perturbed
 // simple-cubic lattice (18.6 A box, 1.0 g/cm^3), ssd and ssd1 types, random quaternions,
-// 300 K, small random angmom; the SSD inertia of doc/fix_npt_rigid_single.md for both
+// 300 K, small random angmom; the SSD inertia of doc/fix_npt_rigid_single.md for both.
+// The random orientations start far from equilibrium (the rotational temperature climbs to
+// ~800 K and a perturbation grows ~500x in 200 steps): 1000 steps of the CPU fix (iso, 1
+// atm) on the host first, the same code in both instances (run_style verlet; pair
+// ssd/cuda is pair ssd there), then the fix under test from that state with fresh chains
+// (a 1e-5 A perturbation then moves x by 5e-5 and the volume by 3e-6 in 150 steps on the
+// CPU)
 const std::string SSD_INERTIA = " inertia 1 1.7696 0.6145 1.1550 inertia 2 1.7696 0.6145 1.1550";
 void ssd_water(LmpSession &l, bool dev, const std::string &fix)
 {
@@ -105,6 +112,10 @@ void ssd_water(LmpSession &l, bool dev, const std::string &fix)
           "neigh_modify every 1 delay 0 check yes",
           "timestep 1.0",
           "thermo 0",
+          "run_style verlet",
+          "fix eq all npt/rigid/single temp 300 300 100 iso 1 1 200" + SSD_INERTIA,
+          "run 1000 post no",
+          "unfix eq",
           "fix 1 all " + fix + SSD_INERTIA,
           "run_style " + S(dev, "verlet")});
 }
