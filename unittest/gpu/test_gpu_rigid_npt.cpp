@@ -33,6 +33,7 @@
 #include <cmath>
 #include <cstdio>
 #include <mpi.h>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -68,13 +69,6 @@ const double X_TOL = 1e-3, VQL_TOL = 1e-2, BOX_TOL = 1e-3, NH_TOL = -1;
 const char *PREC = "mixed";
 #endif
 const int STEPS = 200;
-
-std::string num(double x)
-{
-  char b[32];
-  snprintf(b, sizeof b, "%.17g", x);
-  return b;
-}
 
 // SSD water (test_gpu_body_pairs.cpp's ssd_water, variant 0): 216 molecules on a perturbed
 // simple-cubic lattice (18.6 A box, 1.0 g/cm^3), ssd and ssd1 types, random quaternions,
@@ -163,6 +157,11 @@ struct Case {
   const char *style;    // npt/rigid/single or nph/rigid/single
   const char *args;
 };
+// gtest names a failing case by this
+void PrintTo(const Case &c, std::ostream *os)
+{
+  *os << c.name << ": " << c.style << " " << c.args;
+}
 
 std::vector<double> box_of(LmpSession &l)
 {
