@@ -44,6 +44,7 @@
 #include "cuda/fix_nvt_cuda.h"
 #include "cuda/fix_nve_rigid_single_cuda.h"
 #include "cuda/fix_nvt_rigid_single_cuda.h"
+#include "cuda/fix_npt_rigid_single_cuda.h"
 #include "cuda/fix_polymerize_cuda.h"
 #include "cuda/fix_temp_berendsen_cuda.h"
 #include "cuda/pair_dpd_cuda.h"
@@ -213,6 +214,10 @@ const StyleEntry styles[] = {
                                   "mesogpu: fix nve/rigid/single resident on the GPU"),
     style2<FixNVTRigidSingleCuda>("fix", "nvt/rigid/single/cuda",
                                   "mesogpu: fix nvt/rigid/single resident on the GPU"),
+    style2<FixNPTRigidSingleCuda>("fix", "npt/rigid/single/cuda",
+                                  "mesogpu: fix npt/rigid/single resident on the GPU"),
+    style2<FixNPTRigidSingleCuda>("fix", "nph/rigid/single/cuda",
+                                  "mesogpu: fix nph/rigid/single resident on the GPU"),
     style2<FixPolymerizeCuda>("fix", "polymerize/cuda", "mesogpu: chain growth resident on the GPU"),
     style2<ComputeTempCuda>("compute", "temp/cuda",
                             "mesogpu: compute temp from a device reduction in resident runs"),

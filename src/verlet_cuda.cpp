@@ -85,15 +85,15 @@ void VerletCuda::check_styles()
   // shrink-wrapped boundaries change the box too (Domain::init() sets box_change): the
   // device follows them itself
   // a box that changes during the run: only fixes that move the device's box and atoms
-  // with it (fix npt/cuda, nph/cuda); each fix's own flag (domain->box_change is set by
-  // Domain::init(), after this check at init)
+  // with it (fix npt/cuda, nph/cuda, npt|nph/rigid/single/cuda); each fix's own flag
+  // (domain->box_change is set by Domain::init(), after this check at init)
   for (auto &ifix : modify->get_fix_list()) {
     auto *dfix = dynamic_cast<DeviceFix *>(ifix);
     if (ifix->box_change && !(dfix && dfix->device_changes_box()))
       error->all(FLERR,
                  "run_style verlet/cuda: fix {} (style {}) changes the box, which a resident "
-                 "run supports only for fix npt/cuda and nph/cuda (not fix deform, box/relax, "
-                 "...)",
+                 "run supports only for fix npt/cuda, nph/cuda, npt/rigid/single/cuda and "
+                 "nph/rigid/single/cuda (not fix deform, box/relax, ...)",
                  ifix->id, ifix->style);
   }
   // an atom leaving through a non-periodic side stops the device run (the engine removes

@@ -30,7 +30,9 @@ class FixNVERigidSingleCuda : public FixNVERigidSingle, public DeviceFix {
   void device_sync_host(mesogpu::cuda::Engine &engine) override;
 };
 
-// what fix nve/rigid/single/cuda and nvt/rigid/single/cuda share
+class Compute;
+
+// what fix nve/rigid/single/cuda, nvt/rigid/single/cuda and npt/rigid/single/cuda share
 namespace rigid_single_cuda {
   // checks of a resident run at init (errors name the fix): no dynamic group; 'dipole yes'
   // only where the device keeps no dipole orientations of its own (no atom attribute omega)
@@ -43,6 +45,15 @@ namespace rigid_single_cuda {
   // the rotational kinetic energy sum_k L_k^2 / (2 I_k) of the group (times mvv2e) from the
   // device while it is ahead of the host; false when the host arrays are current
   bool device_rotational_energy(LAMMPS *lmp, Fix *fix, double &erot);
+  // fix nvt|npt|nph/rigid/single/cuda (defined in fix_nvt_rigid_single_cuda.cpp): the
+  // thermostat's temperature compute must be a temp/rigid/single with the fix's inertia
+  // (the device sums translation + rotation with it); an error naming the fix otherwise
+  void check_thermostat_temperature(LAMMPS *lmp, Fix *fix, const RigidSingleBodies &bodies,
+                                    Compute *temperature);
+  // that temperature from a device sum (m v^2 + L_k^2 / I_k over the compute's group, the
+  // compute's dof), in place of temperature->compute_scalar() during a device step
+  double device_thermostat_temperature(LAMMPS *lmp, mesogpu::cuda::Engine &engine,
+                                       Compute *temperature);
 }    // namespace rigid_single_cuda
 
 }    // namespace LAMMPS_NS

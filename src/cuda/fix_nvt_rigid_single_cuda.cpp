@@ -30,28 +30,47 @@ struct ActiveEngine {
 
 /* ---------------------------------------------------------------------- */
 
-void FixNVTRigidSingleCuda::init()
+void rigid_single_cuda::check_thermostat_temperature(LAMMPS *lmp, Fix *fix,
+                                                     const RigidSingleBodies &bodies,
+                                                     Compute *temperature)
 {
-  FixNVTRigidSingle::init();
-  if (!device_util::resident_run(lmp)) return;
-  rigid_single_cuda::check_resident(lmp, this, bodies);
   // the chain's temperature is a device sum with this fix's inertia: the temperature
   // compute (the fix's own, or one set by fix_modify temp) must be a temp/rigid/single
   // with the same inertia (any group)
   auto *trs = dynamic_cast<ComputeTempRigidSingle *>(temperature);
   bool same = trs != nullptr;
-  for (int t = 1; same && t <= atom->ntypes; ++t) {
+  for (int t = 1; same && t <= lmp->atom->ntypes; ++t) {
     const bool a = t < (int) bodies.inertia_set.size() && bodies.inertia_set[t];
     const bool b = t < (int) trs->bodies.inertia_set.size() && trs->bodies.inertia_set[t];
     same = a == b && (!a || bodies.inertia[t] == trs->bodies.inertia[t]);
   }
   if (!same)
-    error->all(FLERR,
-               "Fix {} (ID {}): the temperature compute {} (style {}) cannot be used in resident "
-               "runs: the device sums the kinetic energy of translation and rotation with the "
-               "fix's inertia, as compute temp/rigid/single with the same inertia keywords does "
-               "(set one with fix_modify temp, or run the fix on the host)",
-               style, id, temperature->id, temperature->style);
+    lmp->error->all(FLERR,
+                    "Fix {} (ID {}): the temperature compute {} (style {}) cannot be used in "
+                    "resident runs: the device sums the kinetic energy of translation and "
+                    "rotation with the fix's inertia, as compute temp/rigid/single with the same "
+                    "inertia keywords does (set one with fix_modify temp, or run the fix on the "
+                    "host)",
+                    fix->style, fix->id, temperature->id, temperature->style);
+}
+
+double rigid_single_cuda::device_thermostat_temperature(LAMMPS *lmp, Engine &engine,
+                                                        Compute *temperature)
+{
+  double sums[2];
+  engine.rigid_kinetic_sums(temperature->groupbit, sums);
+  const double dof = temperature->dof;
+  return dof > 0.0 ? (sums[0] + sums[1]) * (lmp->force->mvv2e / (dof * lmp->force->boltz)) : 0.0;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixNVTRigidSingleCuda::init()
+{
+  FixNVTRigidSingle::init();
+  if (!device_util::resident_run(lmp)) return;
+  rigid_single_cuda::check_resident(lmp, this, bodies);
+  rigid_single_cuda::check_thermostat_temperature(lmp, this, bodies, temperature);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -80,10 +99,8 @@ void FixNVTRigidSingleCuda::device_final_integrate(Engine &engine)
 {
   ActiveEngine on(active, engine);
   nve_v();
-  double sums[2];
-  engine.rigid_kinetic_sums(temperature->groupbit, sums);
+  t_current = rigid_single_cuda::device_thermostat_temperature(lmp, engine, temperature);
   tdof = temperature->dof;
-  t_current = tdof > 0.0 ? (sums[0] + sums[1]) * (force->mvv2e / (tdof * force->boltz)) : 0.0;
   if (tstat_flag) nhc_temp_integrate();
 }
 
