@@ -18,7 +18,8 @@
 # runs into BENCH_DATA_DIR (default: a folder in /tmp named by make_pe.py's hash, kept
 # out of OUTDIR so that the logs stay small) and reused when present; the DPPC/water
 # files (examples/mdscf/dppc/make_dppc.py) likewise, in a folder named by its hash, and
-# the MD-SCF melt files (bench/make_melt.py) in a folder named by make_melt.py's hash.
+# the MD-SCF melt files (bench/make_melt.py) in a folder named by make_melt.py's hash,
+# and the membrane cells (examples/membrane/make_bilayer.py) by make_bilayer.py's hash.
 set -uo pipefail
 LMP="$1"
 OUT="$2"
@@ -53,6 +54,16 @@ declare -A MELT_GEN=(
   [melt-65k.data]="--chains 2048 --length 32"      # 65,536 beads, box 27.95^3
   [melt-1049k.data]="--chains 32768 --length 32"   # 1,048,576 beads, box 70.44^3
 )
+# DMPC bilayer of examples/membrane (in.membrane): make_bilayer.py's 128-lipid cell (5504
+# atoms) for the two models of bench/in.membrane: data file -> make_bilayer.py arguments
+MEMB_GEN_PY="$HERE/../examples/membrane/make_bilayer.py"
+MEMB_HASH=$(cksum "$MEMB_GEN_PY" | cut -d' ' -f1)
+MEMB_DATA="${BENCH_DATA_DIR:-${TMPDIR:-/tmp}/mesogpu-bench-data-membrane-$MEMB_HASH}"
+declare -A MEMB_GEN=(
+  [membrane-ssd.data]=""                   # atom_style hybrid full ellipsoid (model ssd)
+  [membrane-dipole.data]="--style dipole"  # hybrid full sphere dipole (model dipole)
+)
+MEMB_FILES="-var data $MEMB_DATA/membrane-ssd.data -var ddata $MEMB_DATA/membrane-dipole.data"
 # name | input | input variables | steps: mesogpu gpu cpu | extra -pk gpu options | peer-only variables
 # A "-" for gpu steps: the LAMMPS GPU package has no variant of the input's main styles
 # (soft/aniso, leapfrog/aniso; pair zero with fix mdscf), so no GPU-package row is run.
@@ -88,6 +99,14 @@ SYSTEMS=(
   "ssd-cpu-32k|in.ssd|-var cells 20|20000|-|200"
   "ssd-2048k|in.ssd|-var cells 80|2000|100|20||-var model dipole -var warmup 50"
   "ssd-cpu-2048k|in.ssd|-var cells 80|1000|-|10||-var warmup 20"
+  # DMPC bilayer in SSD/E water (examples/membrane: pair ssd + lj/cut + coul/dipole/body,
+  # fix nvt/rigid/single), the 5504-atom cell relaxed (minimise, 1/2/5 fs) and replicated
+  # 14 x 14 in x and y: 1,078,784 beads. membrane-*: the GPU package and the CPU run the
+  # dipolar-sphere form (-var model dipole: lj/sf/dipole/sf + nvt/sphere update dipole),
+  # the nearest model they have; membrane-cpu-*: the CPU runs mesogpu's own styles (no
+  # GPU-package variant). mesogpu runs model ssd in both (the second run a repeat).
+  "membrane-1079k|in.membrane|-var rx 14 -var ry 14 $MEMB_FILES|1000|200|30||-var model dipole -var warmup 20"
+  "membrane-cpu-1079k|in.membrane|-var rx 14 -var ry 14 $MEMB_FILES|1000|-|20||-var warmup 10"
   # surface-initiated polymerization from a frozen ball (GALAMOST Table 2, R = 5 and 45):
   # LJ liquid, fix polymerize every 50 steps (fix polymerize/cuda under -sf cuda; the GPU
   # package has no variant, so its ranks run the CPU fix on the host next to
@@ -105,9 +124,11 @@ SYSTEMS=(
   "ssd-256k|in.ssd|-var cells 40|5000|500|100||-var model dipole"
   "ssd-cpu-256k|in.ssd|-var cells 40|5000|-|50"
   "sip-436k|in.sip|-var R 15 -var L 40.03|5000|500|200|neigh no"
+  "membrane-88k|in.membrane|-var rx 4 -var ry 4 $MEMB_FILES|5000|1000|300||-var model dipole -var warmup 50"
+  "membrane-cpu-88k|in.membrane|-var rx 4 -var ry 4 $MEMB_FILES|5000|-|200||-var warmup 50"
 )
 # default selection: the systems above the "smaller sizes" line
-DEFAULT_ONLY='^(lj-32k|lj-2048k|kg-1024k|dpd-1000k|pe-19k|pe-675k|triblock-24k|triblock-1536k|lw1-307k|lw2-1049k|mdscf-melt-1049k|dpd-melt-1049k|melt-bonds-1049k|ssd-32k|ssd-cpu-32k|ssd-2048k|ssd-cpu-2048k|sip-47k|sip-3852k)$'
+DEFAULT_ONLY='^(lj-32k|lj-2048k|kg-1024k|dpd-1000k|pe-19k|pe-675k|triblock-24k|triblock-1536k|lw1-307k|lw2-1049k|mdscf-melt-1049k|dpd-melt-1049k|melt-bonds-1049k|ssd-32k|ssd-cpu-32k|ssd-2048k|ssd-cpu-2048k|sip-47k|sip-3852k|membrane-1079k|membrane-cpu-1079k)$'
 BENCH_ONLY="${BENCH_ONLY:-$DEFAULT_ONLY}"
 [ -n "$QUICK" ] && SYSTEMS=("lj-32k|in.lj|-var x 1 -var y 1 -var z 1|1000|500|200") && BENCH_ONLY=.
 GPU_RANKS="${BENCH_GPU_RANKS:-1 4 8 16}"
@@ -152,6 +173,7 @@ for s in "${SYSTEMS[@]}"; do
   gen_data "$HERE/make_pe.py" "$PE_DATA" PE_GEN "$s"
   gen_data "$DPPC_GEN_PY" "$DPPC_DATA" DPPC_GEN "$s"
   gen_data "$HERE/make_melt.py" "$MELT_DATA" MELT_GEN "$s"
+  gen_data "$MEMB_GEN_PY" "$MEMB_DATA" MEMB_GEN "$s"
 done
 
 # one configuration: run it, print its line, remember the best rate of its peer

@@ -34,6 +34,19 @@ surplus sites are dropped at random (seeded) to get exactly --water-per-lipid pe
 
     python3 make_bilayer.py                       # 8 x 8 per leaflet: 128 lipids
     python3 make_bilayer.py -n 4 -o data.small    # 32 lipids (the ctest)
+    python3 make_bilayer.py --style dipole -o data.dipole   # the same system as dipolar
+                                                  # spheres (bench/in.membrane, model dipole)
+
+--style dipole writes the same atoms (same positions, N and box) for atom_style hybrid full
+sphere dipole (Atoms: id type x y z molecule q diameter density mux muy muz), the form the
+LAMMPS DIPOLE and GPU packages run (pair lj/sf/dipole/sf, fix nve/sphere update dipole):
+every bead is a sphere; the point dipole of water (2.42 D, SSD/E), glycerol (1.6 D) and
+ester (2.0 D) (ELBA; README.md) lies along the body z axis of the quaternion the ellipsoid
+file gets, so both files start from the same orientations. Diameters (they set only the
+moment of inertia, 0.1 m d^2): water 0.8092 A (SSD's mean moment of inertia, 1.1797 amu
+A^2, as bench/in.ssd), glycerol and ester 12.7 A (ELBA; 1000 amu A^2 as in.membrane's
+inertia), choline, phosphate and tail beads the sigma of their self-pair (5.4, 5.2, 4.5 A;
+our choice: they carry no dipole, so nothing depends on it but their free spin).
 """
 
 import argparse
@@ -46,6 +59,10 @@ MASS = {1: 18.0153, 2: 90.0, 3: 90.0, 4: 62.0, 5: 62.0, 6: 42.0}
 R0 = {1: 4.770, 2: 4.410, 3: 4.140, 4: 4.095, 5: 4.050}
 ORIENTED = (1, 4, 5)
 SHAPE = 1.0  # dummy diameter of the oriented beads' ellipsoid bonus (A)
+# --style dipole: sphere diameters (A) and point dipoles along body z (Debye; README.md)
+DIAM = {1: 0.8092, 2: 5.4, 3: 5.2, 4: 12.7, 5: 12.7, 6: 4.5}
+DIPOLE_D = {1: 2.42, 4: 1.6, 5: 2.0}
+DEBYE = 0.208194  # e A per Debye
 
 
 def random_quat(rng):
@@ -136,14 +153,22 @@ def build(n, apl, wpl, seed, gap, wspacing):
                 nlip=nlip, nw=nw, zhead=zchol, zphos=zphos)
 
 
-def write(sysd, path, qhead):
+def body_z(q):
+    """Third column of the rotation matrix of unit quaternion q = (w, i, j, k)."""
+    w, i, j, k = q
+    return (2 * (i * k + w * j), 2 * (j * k - w * i), 1 - 2 * (i * i + j * j))
+
+
+def write(sysd, path, qhead, style="ellipsoid"):
     vol = math.pi / 6.0 * SHAPE ** 3
+    quat = dict(sysd["ellipsoids"])
     L, Lz = sysd["L"], sysd["Lz"]
     with open(path, "w") as f:
         f.write(f"DMPC (ELBA mapping) bilayer, {sysd['nlip']} lipids, {sysd['nw']} SSD/E "
                 f"waters (examples/membrane/make_bilayer.py)\n\n")
         f.write(f"{len(sysd['atoms'])} atoms\n6 atom types\n")
-        f.write(f"{len(sysd['ellipsoids'])} ellipsoids\n")
+        if style == "ellipsoid":
+            f.write(f"{len(sysd['ellipsoids'])} ellipsoids\n")
         f.write(f"{len(sysd['bonds'])} bonds\n5 bond types\n")
         f.write(f"{len(sysd['angles'])} angles\n3 angle types\n\n")
         f.write(f"0 {L:.10f} xlo xhi\n0 {L:.10f} ylo yhi\n{-Lz / 2:.10f} {Lz / 2:.10f} zlo zhi\n\n")
@@ -154,14 +179,23 @@ def write(sysd, path, qhead):
         f.write("Atoms # hybrid\n\n")
         for idx, (t, x, y, z, mol, _) in enumerate(sysd["atoms"], start=1):
             q = qhead if t == 2 else (-qhead if t == 3 else 0.0)
+            if style == "dipole":
+                d = DIAM[t]
+                mu = DIPOLE_D.get(t, 0.0) * DEBYE
+                ez = body_z(quat[idx]) if t in ORIENTED else (0.0, 0.0, 1.0)
+                f.write(f"{idx} {t} {x:.6f} {y:.6f} {z:.6f} {mol} {q:.4f} {d} "
+                        f"{MASS[t] / (math.pi / 6.0 * d ** 3):.17g} "
+                        f"{mu * ez[0]:.10f} {mu * ez[1]:.10f} {mu * ez[2]:.10f}\n")
+                continue
             if t in ORIENTED:
                 flag, dens = 1, MASS[t] / vol
             else:
                 flag, dens = 0, MASS[t]
             f.write(f"{idx} {t} {x:.6f} {y:.6f} {z:.6f} {mol} {q:.4f} {flag} {dens:.17g}\n")
-        f.write("\nEllipsoids\n\n")
-        for idx, (w, i, j, k) in sysd["ellipsoids"]:
-            f.write(f"{idx} {SHAPE} {SHAPE} {SHAPE} {w:.15f} {i:.15f} {j:.15f} {k:.15f}\n")
+        if style == "ellipsoid":
+            f.write("\nEllipsoids\n\n")
+            for idx, (w, i, j, k) in sysd["ellipsoids"]:
+                f.write(f"{idx} {SHAPE} {SHAPE} {SHAPE} {w:.15f} {i:.15f} {j:.15f} {k:.15f}\n")
         f.write("\nBonds\n\n")
         for n, (t, i, j) in enumerate(sysd["bonds"], start=1):
             f.write(f"{n} {t} {i} {j}\n")
@@ -180,6 +214,9 @@ def main():
     p.add_argument("--gap", type=float, default=3.5, help="head top to first water layer, A")
     p.add_argument("--wspacing", type=float, default=3.1, help="water lattice spacing, A")
     p.add_argument("--seed", type=int, default=20081)
+    p.add_argument("--style", choices=("ellipsoid", "dipole"), default="ellipsoid",
+                   help="ellipsoid: atom_style hybrid full ellipsoid (in.membrane); dipole: "
+                   "hybrid full sphere dipole, the dipolar-sphere form (bench/in.membrane)")
     p.add_argument("-o", "--output", default="data.membrane")
     args = p.parse_args()
     if args.n < 2:
@@ -192,7 +229,7 @@ def main():
     if s["L"] < 2 * 14.0:
         print(f"make_bilayer.py: warning: box {s['L']:.1f} A < 28 A = twice the 12 A cutoff "
               "+ skin; LAMMPS needs -n >= 4 at 64 A^2", file=sys.stderr)
-    write(s, args.output, args.qhead)
+    write(s, args.output, args.qhead, args.style)
     print(f"wrote {args.output}: {s['nlip']} lipids, {s['nw']} waters, {len(s['atoms'])} atoms, "
           f"box {s['L']:.3f} x {s['L']:.3f} x {s['Lz']:.3f} A, phosphate z = +-{s['zphos']:.2f} A")
 
