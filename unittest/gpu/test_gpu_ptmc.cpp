@@ -225,7 +225,7 @@ struct Outcome {
 const int M = 8;
 
 Outcome run_ptmc(const std::string &data, bool gross, bool gpu, const std::string &tag,
-                 const std::string &extra, int sweeps = 200, unsigned seed = 2024)
+                 const std::string &extra = "", int sweeps = 200, unsigned seed = 2024)
 {
   const std::string p = tmpdir() + "/" + tag;
   LmpSession s;
