@@ -159,7 +159,8 @@ const StyleEntry styles[] = {
     style2<FixPolymerize>("fix", "polymerize",
                           "mesogpu: stochastic chain-growth polymerization (GALAMOST), CPU, MPI"),
     style1<PTMC>("command", "ptmc",
-                 "mesogpu: parallel-tempering Monte Carlo of bead-spring polymers (CPU reference)"),
+                 "mesogpu: parallel-tempering Monte Carlo of bead-spring polymers (CPU, MPI over "
+                 "replicas; gpu yes: all replicas on the GPU)"),
 
 #ifdef MESOGPU_HAVE_CUDA
     style1<PairLJCutCuda>("pair", "lj/cut/cuda", "mesogpu: lj/cut resident on the GPU"),

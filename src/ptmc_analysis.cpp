@@ -106,6 +106,12 @@ void PTMC::outputs()
   }
   set_internal(lmp, "ptmc_drift", drift);
   set_internal(lmp, "ptmc_sweep", double(sweep));
+  const double rate = sweep_seconds > 0.0 ? nsweeps / sweep_seconds : 0.0;
+  set_internal(lmp, "ptmc_sweeps_per_s", rate);
+
+  if (comm->me == 0)
+    utils::logmesg(lmp, "ptmc: {} sweeps of {} replicas in {:.6g} s on the {}: {:.6g} sweeps/s\n",
+                   nsweeps, M, sweep_seconds, use_gpu ? "GPU" : "CPU", rate);
 
   if (comm->me != 0) return;
   utils::logmesg(lmp,

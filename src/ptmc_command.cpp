@@ -1,8 +1,10 @@
 /* mesogpu - command "ptmc": parallel-tempering Monte Carlo of bead-spring polymers, CPU
    reference. Setup (model read from the LAMMPS pair/bond objects), the sweep loop, replica
-   swaps, restart and write-back; the outputs are in ptmc_analysis.cpp. Every rank runs all
-   replicas (the same arithmetic on the same data: identical results on any rank count);
-   rank 0 writes the files. */
+   swaps, restart and write-back; the outputs are in ptmc_analysis.cpp. Replica r runs on
+   rank r mod nprocs (its arithmetic does not depend on the rank: identical results on any
+   rank count); energies and accepted counts reach all ranks after each sweep, positions at
+   dumps and at the end; swaps, statistics and tuning are done by every rank alike; rank 0
+   writes the files. */
 
 #include "ptmc_command.h"
 
@@ -18,6 +20,7 @@
 #include "force.h"
 #include "irregular.h"
 #include "memory.h"
+#include "platform.h"
 #include "update.h"
 
 #include <algorithm>
@@ -64,7 +67,7 @@ struct FENEExpandPeek : BondFENEExpand {
 
 const std::set<std::string> keywords = {"temp",  "seed",   "swap",   "delta", "tune",
                                         "equil", "sample", "output", "bins",  "cv",
-                                        "dump",  "keep",   "read",   "write"};
+                                        "dump",  "keep",   "read",   "write", "gpu"};
 }    // namespace
 
 void PTMC::command(int narg, char **arg)
@@ -124,18 +127,16 @@ void PTMC::command(int narg, char **arg)
                    "sweeps {} .. {}\n",
                    n, chains.size(), M, temps.front(), temps.back(), sweep, sweep + nsweeps);
 
-  for (bigint s = 0; s < nsweeps; ++s) {
-    one_sweep();
-    const bigint c = sweep;
-    if (tune_target > 0.0 && c <= nequil && c % tune_window == 0) tune();
-    if (c % tune_window == 0) {
-      std::fill(win_acc.begin(), win_acc.end(), 0);
-      std::fill(win_try.begin(), win_try.end(), 0);
+  const double t0 = platform::walltime();
+  if (use_gpu)
+    run_gpu();
+  else
+    for (bigint s = 0; s < nsweeps; ++s) {
+      one_sweep();
+      after_sweep(nullptr);
     }
-    if (c > nequil && (c - nequil) % sample_every == 0) sample();
-    if (M > 1 && c % swap_every == 0) swap_step();
-    if (dump_every > 0 && c % dump_every == 0) dump_frames();
-  }
+  sweep_seconds = platform::walltime() - t0;
+  sync_positions();
   if (efile) fclose(efile);
   efile = nullptr;
 
@@ -241,6 +242,10 @@ void PTMC::parse(int narg, char **arg)
       need(1);
       (kw == "read" ? restart_in : restart_out) = arg[iarg + 1];
       iarg += 2;
+    } else if (kw == "gpu") {
+      need(1);
+      use_gpu = utils::logical(FLERR, arg[iarg + 1], false, lmp);
+      iarg += 2;
     } else
       error->all(FLERR, "ptmc: unknown keyword '{}'", kw);
   }
@@ -267,6 +272,7 @@ void PTMC::parse(int narg, char **arg)
       error->all(FLERR, "ptmc dump: temperature index {} not in 1 .. {}", k + 1, M);
   if (keep != -1 && (keep < 0 || keep >= M))
     error->all(FLERR, "ptmc keep: temperature index {} not in 1 .. {}", keep + 1, M);
+  if (use_gpu) check_gpu();
 }
 
 // the system must be what ptmc models: checked before LAMMPS's init, which would stop
@@ -442,15 +448,27 @@ void PTMC::gather_atoms(std::vector<double> &x0)
   }
 }
 
+// the replicas r = me, me + nprocs, ... of this rank; the accepted counts and energies of
+// all replicas then reach every rank (one sum over ranks, exact: one owner each)
 void PTMC::one_sweep()
 {
   const bool production = sweep >= nequil;
-  for (int r = 0; r < M; ++r) {
+  const int np = comm->nprocs;
+  std::vector<double> buf(2 * (size_t) M, 0.0);
+  for (int r = comm->me; r < M; r += np) {
     const int k = temp_of[r];
     double *xr = x.data() + (size_t) r * 3 * n;
     bigint a = 0;
     for (int t = 0; t < n; ++t)
       a += ptmc_trial(model, xr, seed, r, sweep, t, delta[k], beta[k], energy[r]);
+    buf[r] = (double) a;
+    buf[M + r] = energy[r];
+  }
+  if (np > 1) MPI_Allreduce(MPI_IN_PLACE, buf.data(), 2 * M, MPI_DOUBLE, MPI_SUM, world);
+  for (int r = 0; r < M; ++r) {
+    const int k = temp_of[r];
+    const bigint a = (bigint) buf[r];
+    energy[r] = buf[M + r];
     win_acc[k] += a;
     win_try[k] += n;
     if (production) {
@@ -459,6 +477,41 @@ void PTMC::one_sweep()
     }
   }
   ++sweep;
+}
+
+// every rank gets the positions of every replica from its owner (CPU path on several ranks)
+void PTMC::sync_positions()
+{
+  if (comm->nprocs == 1 || use_gpu) return;
+  for (int r = 0; r < M; ++r)
+    MPI_Bcast(x.data() + (size_t) r * 3 * n, 3 * n, MPI_DOUBLE, r % comm->nprocs, world);
+}
+
+// what follows sweep c = sweep (both paths): tuning, window, sample, swap, dump.
+// rg2_by_replica: Rg^2 of each replica now (the device's), or null (computed here)
+void PTMC::after_sweep(const double *rg2_by_replica)
+{
+  const bigint c = sweep;
+  if (tune_target > 0.0 && c <= nequil && c % tune_window == 0) tune();
+  if (c % tune_window == 0) {
+    std::fill(win_acc.begin(), win_acc.end(), 0);
+    std::fill(win_try.begin(), win_try.end(), 0);
+  }
+  if (c > nequil && (c - nequil) % sample_every == 0) {
+    std::vector<double> rg;    // several ranks: Rg^2 from each replica's owner
+    if (!rg2_by_replica && comm->nprocs > 1) {
+      rg.assign(M, 0.0);
+      for (int r = comm->me; r < M; r += comm->nprocs) rg[r] = rg2(x.data() + (size_t) r * 3 * n);
+      MPI_Allreduce(MPI_IN_PLACE, rg.data(), M, MPI_DOUBLE, MPI_SUM, world);
+      rg2_by_replica = rg.data();
+    }
+    sample(rg2_by_replica);
+  }
+  if (M > 1 && c % swap_every == 0) swap_step();
+  if (dump_every > 0 && c % dump_every == 0) {
+    sync_positions();
+    dump_frames();
+  }
 }
 
 void PTMC::swap_step()
@@ -502,13 +555,13 @@ double PTMC::rg2(const double *xr) const
   return s / chains.size();
 }
 
-void PTMC::sample()
+void PTMC::sample(const double *rg2_by_replica)
 {
   if (efile) fprintf(efile, BIGINT_FORMAT, sweep);
   for (int k = 0; k < M; ++k) {
     const int r = rep_at[k];
     samples_e.push_back(energy[r]);
-    samples_rg2.push_back(rg2(x.data() + (size_t) r * 3 * n));
+    samples_rg2.push_back(rg2_by_replica ? rg2_by_replica[r] : rg2(x.data() + (size_t) r * 3 * n));
     if (efile) fprintf(efile, " %.17g", energy[r]);
   }
   if (efile) fprintf(efile, "\n");

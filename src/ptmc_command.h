@@ -26,6 +26,7 @@ class PTMC : public Command {
   bigint nsweeps = 0, nequil = 0;
   int swap_every = 10, sample_every = 1, tune_window = 10, nbins = 50, ncv = 100;
   int dump_every = 0, keep = -1;
+  bool use_gpu = false;    // keyword gpu yes: the sweeps on the device (src/ptmc_gpu.cpp)
   unsigned seed = 0;
   double tune_target = -1.0;    // < 0: no tuning
   std::vector<double> temps, beta, delta;
@@ -54,6 +55,7 @@ class PTMC : public Command {
   std::vector<double> swap_expect;               // sum of min(1, exp(dbeta dE)) per pair
   std::vector<double> samples_e, samples_rg2;    // [nsamples][M] by temperature
   FILE *efile = nullptr;
+  double sweep_seconds = 0.0;    // wall time of this command's sweep loop
 
   void parse(int, char **);
   void check_system();
@@ -62,8 +64,12 @@ class PTMC : public Command {
   void read_restart();
   void write_restart();
   void one_sweep();
+  void after_sweep(const double *rg2_by_replica);
+  void sync_positions();
+  void check_gpu();
+  void run_gpu();
   void swap_step();
-  void sample();
+  void sample(const double *rg2_by_replica);
   void tune();
   void dump_frames();
   void write_back(int k);

@@ -7,7 +7,7 @@
    - swaps: measured swap rate vs the mean of min(1, exp(dbeta dE)) recomputed from the
      energy file;
    - exact restart (N sweeps == N/2 + restart + N/2, files compared bit for bit), determinism;
-   - input errors. */
+   - input errors, gpu yes refused without CUDA or a device. */
 
 #include "lmp_session.h"
 
@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -422,6 +423,24 @@ TEST(PTMC, Errors)
     has(s.error_of("ptmc 2 temp list 1 3 seed 3 read " + f), "differs from the ladder");
     has(s.error_of("ptmc 2 temp list 1 2 3 seed 3 read " + f), "replica count differs");
   }
+}
+
+// gpu yes where it cannot run: a plugin built without CUDA, or no device visible (all
+// devices are hidden here, so the test means the same on the GPU machine); gpu no is the CPU
+TEST(PTMC, GpuKeywordRefusedWithoutDevice)
+{
+  setenv("CUDA_VISIBLE_DEVICES", "", 1);    // before this process's first CUDA call
+  const std::string data = write_data(1, 5, 15.0, 5, 1);
+  LmpSession s;
+  setup(s, data);
+  const std::string e = s.error_of("ptmc 10 temp list 1 2 seed 3 gpu yes");
+  EXPECT_TRUE(e.find("ptmc gpu yes: this mesogpu plugin was built without CUDA") !=
+                  std::string::npos ||
+              e.find("ptmc gpu yes: no CUDA device visible") != std::string::npos)
+      << "error text: " << e;
+  EXPECT_NE(s.error_of("ptmc 10 temp list 1 2 seed 3 gpu maybe").find("maybe"), std::string::npos);
+  EXPECT_EQ(s.error_of("ptmc 10 temp list 1 2 seed 3 gpu no"), "");
+  EXPECT_EQ(s.variable("ptmc_sweep"), 10.0);
 }
 
 int main(int argc, char **argv)
