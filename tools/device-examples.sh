@@ -5,7 +5,11 @@
 #   examples16-summary.txt  what ran, wall times, steps/s, both analyse.py outputs
 #   examples16.tgz          the runs' small files (logs, profiles, coexistence.dat,
 #                           profile_mean.T*.dat, chains.dat, histograms, analysis)
-# Usage: tools/device-examples.sh [all|coexistence|polyethylene]
+# Usage: tools/device-examples.sh [all|coexistence|polyethylene] [test]
+#   test: also run the GPU test of both examples against the CPU
+#   ($B/mixed/unittest/test_gpu_coex_pe, built by tools/device-build.sh; about 30 s)
+#   beside the long runs; its output goes into the summary and its status is the
+#   script's exit status.
 # All runs start at once and share the GPU (each is small: latency-bound alone):
 #   coexistence: in.coexistence at each T* of COEX_TEMPS (default 0.70 0.80 0.90 1.00
 #     1.10 1.15 1.20 1.25), the paper's 24 x 24 x 48 box (6,760 atoms), COEX_EQUIL
@@ -66,6 +70,13 @@ say "device-examples ($WHAT): LMP $LMP ${SF[*]:-(CPU styles)}, budget ${BUDGET_S
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee -a "$SUM"
 
 pids=()
+test_pid=
+if [ "${2:-}" = test ]; then
+  tbin="${TEST_BIN:-$B/mixed/unittest/test_gpu_coex_pe}"
+  say "test: $tbin"
+  (cd "$W" && MESOGPU_SOURCE_DIR="$ROOT" "$tbin" >"$W/test_gpu_coex_pe.log" 2>&1) &
+  test_pid=$!
+fi
 if [ "$WHAT" = all ] || [ "$WHAT" = polyethylene ]; then
   mkdir -p "$W/polyethylene"
   data="$PE_DATA"
@@ -97,6 +108,15 @@ if [ "$WHAT" = all ] || [ "$WHAT" = coexistence ]; then
 fi
 wait "${pids[@]}"
 say "all runs done after $(($(date +%s) - T0)) s"
+rc=0
+if [ -n "$test_pid" ]; then
+  wait "$test_pid"
+  rc=$?
+  say ""
+  say "=== test_gpu_coex_pe: exit $rc after $(($(date +%s) - T0)) s"
+  grep -E "^\[gpu\]|OK|PASSED|FAILED|Failure|Expected|Which|actual|SKIPPED|error" "$W/test_gpu_coex_pe.log" |
+    tee -a "$SUM"
+fi
 
 # steps/s of each run's last 'Loop time' line (the production, or where it stopped)
 rates() {
@@ -142,3 +162,4 @@ say "device-examples: $(($(date +%s) - T0)) s in all"
 # the small files only (not the data file); symlinks resolved
 (cd "$W" && find . -type f ! -name '*.data' -print0 | tar -czf "$OUT/examples16.tgz" --null -T -)
 ls -la "$OUT/examples16.tgz" | tee -a "$SUM"
+exit $rc
