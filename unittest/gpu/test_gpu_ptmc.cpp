@@ -316,10 +316,10 @@ TEST(GpuPtmc, SameChainGrossModelSeveralChains)
 TEST(GpuPtmc, SameChainGlobalMemoryAndThreads300mer)
 {
   const std::string data = write_data(1, 300, 40.0, 14, 2);
-  const Outcome cpu = run_ptmc(data, false, false, "c300b", "", 60);
+  const Outcome cpu = run_ptmc(data, false, false, "c300b");
   Env g("MESOGPU_PTMC_SHARED", "0");
   Env t("MESOGPU_PTMC_THREADS", "64");
-  compare(cpu, run_ptmc(data, false, true, "g300b", "", 60));
+  compare(cpu, run_ptmc(data, false, true, "g300b"));
 }
 
 TEST(GpuPtmc, OtherSeedOtherChain)
