@@ -114,6 +114,12 @@ SYSTEMS=(
   # with its own list builds. Steps are multiples of 50 (whole reaction periods).
   "sip-47k|in.sip|-var R 5 -var L 19.125|20000|2000|2000|neigh no"
   "sip-3852k|in.sip|-var R 45 -var L 84.765|2000|200|50|neigh no|-var warmup 100"
+  # sip-bc-*: the CPU peer runs LAMMPS's own fix bond/create (two fixes, in.sip -var rxn
+  # bondcreate: another rule on the same set-up, its header says where it differs); no
+  # GPU-package row (it would be lj/cut/gpu beside the same CPU fixes). mesogpu runs
+  # fix polymerize/cuda as in sip-* (the second run a repeat).
+  "sip-bc-47k|in.sip|-var R 5 -var L 19.125|20000|-|2000||-var rxn bondcreate"
+  "sip-bc-3852k|in.sip|-var R 45 -var L 84.765|2000|-|50||-var rxn bondcreate -var warmup 100"
   # LJ liquid-vapour slab of Malyshev et al. 2014 (examples/coexistence): the paper's
   # 24 x 24 x 48 box and every edge x 14 (the seed: ~20 M atoms), r_c = 5, Berendsen
   "coex-7k|in.coexistence|-var n 1|20000|5000|2000"
@@ -128,12 +134,13 @@ SYSTEMS=(
   "ssd-256k|in.ssd|-var cells 40|5000|500|100||-var model dipole"
   "ssd-cpu-256k|in.ssd|-var cells 40|5000|-|50"
   "sip-436k|in.sip|-var R 15 -var L 40.03|5000|500|200|neigh no"
+  "sip-bc-436k|in.sip|-var R 15 -var L 40.03|5000|-|200||-var rxn bondcreate"
   "membrane-88k|in.membrane|-var rx 4 -var ry 4 $MEMB_FILES|5000|1000|300||-var model dipole -var warmup 50"
   "membrane-cpu-88k|in.membrane|-var rx 4 -var ry 4 $MEMB_FILES|5000|-|200||-var warmup 50"
   "coex-808k|in.coexistence|-var n 5|2000|500|100"
 )
 # default selection: the systems above the "smaller sizes" line
-DEFAULT_ONLY='^(lj-32k|lj-2048k|kg-1024k|dpd-1000k|pe-19k|pe-675k|triblock-24k|triblock-1536k|lw1-307k|lw2-1049k|mdscf-melt-1049k|dpd-melt-1049k|melt-bonds-1049k|ssd-32k|ssd-cpu-32k|ssd-2048k|ssd-cpu-2048k|sip-47k|sip-3852k|membrane-1079k|membrane-cpu-1079k|coex-7k|coex-17672k)$'
+DEFAULT_ONLY='^(lj-32k|lj-2048k|kg-1024k|dpd-1000k|pe-19k|pe-675k|triblock-24k|triblock-1536k|lw1-307k|lw2-1049k|mdscf-melt-1049k|dpd-melt-1049k|melt-bonds-1049k|ssd-32k|ssd-cpu-32k|ssd-2048k|ssd-cpu-2048k|sip-47k|sip-bc-47k|sip-3852k|sip-bc-3852k|membrane-1079k|membrane-cpu-1079k|coex-7k|coex-17672k)$'
 BENCH_ONLY="${BENCH_ONLY:-$DEFAULT_ONLY}"
 [ -n "$QUICK" ] && SYSTEMS=("lj-32k|in.lj|-var x 1 -var y 1 -var z 1|1000|500|200") && BENCH_ONLY=.
 GPU_RANKS="${BENCH_GPU_RANKS:-1 4 8 16}"

@@ -10,7 +10,8 @@
 #   default: the host every build and CI uses (MPI, the packages above).
 #   device:  the host of the GPU machine, built there (tools/device-build.sh): MPI (its
 #            OpenMPI), the LAMMPS GPU package (CUDA, mixed precision, sm_90) as the
-#            benchmark peer, OpenMP. It links against CUDA's stub libcuda.so, so it also
+#            benchmark peer, OpenMP, MC (fix bond/create: the CPU peer of bench/in.sip
+#            -var rxn bondcreate). It links against CUDA's stub libcuda.so, so it also
 #            builds where no driver is installed; lmp needs the real driver to run.
 #   --source-only: only fetch and unpack the source (tools/device-pack.sh).
 #   Prints "LAMMPS_SOURCE_DIR=..." and "LAMMPS_BINARY_DIR=..." as its last two lines.
@@ -71,6 +72,7 @@ DEVICE_ARGS=(
   -D PKG_OPENMP=ON
   -D PKG_DPD-BASIC=ON
   -D PKG_EXTRA-PAIR=ON
+  -D PKG_MC=ON
   -D PKG_GPU=ON
   -D GPU_API=cuda
   -D GPU_PREC=mixed
