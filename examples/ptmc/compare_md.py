@@ -24,7 +24,10 @@ estimated independently by blocking (Flyvbjerg and Petersen, J. Chem. Phys. 91, 
 for L doubling from 1; tau(L) grows until L >> tau and then stays flat. Printed: tau at a
 quarter of the error block length (L/4) and at L; the line is flagged 'NOT CONVERGED' when
 the block is shorter than 10 tau(L/4) or tau(L) exceeds tau(L/4) by more than 3 times its
-statistical error (tau still growing: the error is underestimated).
+statistical error (tau still growing: the error is underestimated). Blocking cannot see
+a component slower than the blocks: near the collapse (T ~ 1) one 420,000-sweep PT run
+was 5 errors off MD and a second seed agreed (README.md); there, use the spread of
+independent seeds.
 
 --max-z Z: exit 1 if any |z| > Z or (unless --allow-unconverged) any line is flagged. Stops with a message
 naming the problem for a missing or unreadable file, or a T not on the ladder.
