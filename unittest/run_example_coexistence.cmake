@@ -53,3 +53,38 @@ foreach(f coexistence.dat profile_mean.T0.8.dat)
   endif()
 endforeach()
 message("example coexistence on ${NP} rank(s): rho_l ${CMAKE_MATCH_2} +- ${CMAKE_MATCH_3}, rho_v ${CMAKE_MATCH_4} +- ${CMAKE_MATCH_5}, symmetric pairs ${CMAKE_MATCH_8}/${CMAKE_MATCH_9}")
+
+# plot_coexistence.py: three temperatures of a made-up analyse.py output (not this run's),
+# the run's own profile; two points per temperature plus its diameter, and the profile
+# drawn; a missing file and a one-temperature analysis refused with a message
+file(WRITE ${WORK_DIR}/plot_in.txt
+  "RESULT T 0.70 nblocks 10 rho_l 0.835 err_l 0.001 rho_v 0.002 err_v 0.0001 z0 7\n"
+  "RESULT T 0.90 nblocks 10 rho_l 0.743 err_l 0.001 rho_v 0.016 err_v 0.0002 z0 7\n"
+  "RESULT T 1.10 nblocks 10 rho_l 0.625 err_l 0.002 rho_v 0.062 err_v 0.001 z0 7\n"
+  "  T_c* = 1.27 +- 0.01 (A = 1.0, chi2/dof 1), rho_c* = 0.31 +- 0.01 (B = -0.19, chi2/dof 1)\n"
+  "RESULT critical Tc 1.27 err 0.01 rhoc 0.31 err 0.01\n")
+execute_process(COMMAND ${PYTHON} plot_coexistence.py plot_in.txt plot.svg --profiles .
+  WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "plot_coexistence.py failed (exit ${rc}): ${o}${e}")
+endif()
+file(READ ${WORK_DIR}/plot.svg svg)
+string(REGEX MATCHALL "<circle cx=\"[0-9.]+\" cy=\"[0-9.]+\" r=\"3.5\"" points "${svg}")
+list(LENGTH points npoints)
+# 3 temperatures x (liquid, vapour) + 6 legend marks
+require_range("plot_coexistence.py: density points" ${npoints} 12 12)
+string(REGEX MATCHALL "<polyline" lines "${svg}")
+list(LENGTH lines nlines)
+# two fitted branches, the diameter, one profile
+require_range("plot_coexistence.py: curves" ${nlines} 4 4)
+execute_process(COMMAND ${PYTHON} plot_coexistence.py missing.txt x.svg
+  WORKING_DIRECTORY ${WORK_DIR} ERROR_VARIABLE e RESULT_VARIABLE rc)
+if(rc EQUAL 0 OR NOT e MATCHES "cannot read missing.txt")
+  message(FATAL_ERROR "plot_coexistence.py accepted a missing file: ${e}")
+endif()
+file(WRITE ${WORK_DIR}/plot_one.txt "RESULT T 0.70 nblocks 10 rho_l 0.835 err_l 0.001 rho_v 0.002 err_v 0.0001\n")
+execute_process(COMMAND ${PYTHON} plot_coexistence.py plot_one.txt x.svg
+  WORKING_DIRECTORY ${WORK_DIR} ERROR_VARIABLE e RESULT_VARIABLE rc)
+if(rc EQUAL 0 OR NOT e MATCHES "fewer than two")
+  message(FATAL_ERROR "plot_coexistence.py accepted one temperature: ${e}")
+endif()
