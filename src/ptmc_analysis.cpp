@@ -47,7 +47,18 @@ void PTMC::wham(std::vector<double> &f) const
 {
   const size_t ns = samples_e.size();
   const double nl = double(ns / M);
+  // start from thermodynamic integration between neighbouring temperatures,
+  // f_{k+1} - f_k = (beta_{k+1} - beta_k) (<E>_k + <E>_{k+1}) / 2 (df/dbeta = <E>): the
+  // plain fixed-point iteration corrects the short-range differences quickly but the
+  // spread of f over the ladder only slowly, which this guess already holds
   f.assign(M, 0.0);
+  if (ns >= (size_t) M && M > 1) {
+    std::vector<double> mean(M, 0.0);
+    for (size_t s = 0; s < ns; ++s) mean[s % M] += samples_e[s];
+    for (int k = 0; k < M; ++k) mean[k] /= nl;
+    for (int k = 0; k + 1 < M; ++k)
+      f[k + 1] = f[k] + (beta[k + 1] - beta[k]) * 0.5 * (mean[k] + mean[k + 1]);
+  }
   std::vector<double> den(ns), t(ns), tl(M);
   for (int it = 0; it < 20000; ++it) {
     for (size_t s = 0; s < ns; ++s) {
