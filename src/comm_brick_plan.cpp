@@ -81,6 +81,20 @@ void CommBrickPlan::shift(const Swap &s, double d[3]) const
   }
 }
 
+// one swap's values sent to rank `to` and nrecv received from rank `from` (host-staged,
+// as CommBrick); a swap with itself needs no message: its own send buffer is the input
+const double *CommBrickPlan::exchange(const std::vector<double> &send, int to,
+                                      std::vector<double> &recv, int nrecv, int from) const
+{
+  if (to == comm->me) return send.data();
+  recv.resize(nrecv);
+  MPI_Request req;
+  MPI_Irecv(recv.data(), nrecv, MPI_DOUBLE, from, 0, world, &req);
+  MPI_Send(send.data(), static_cast<int>(send.size()), MPI_DOUBLE, to, 0, world);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  return recv.data();
+}
+
 void CommBrickPlan::forward(double **x) const
 {
   std::vector<double> send, recv;
@@ -93,15 +107,7 @@ void CommBrickPlan::forward(double **x) const
     for (int i = 0; i < s.send_count; i++)
       for (int c = 0; c < 3; c++)
         send[3 * i + c] = s.pbc_flag ? x[list[i]][c] + d[c] : x[list[i]][c];
-    const double *in = send.data();
-    if (s.send_proc != comm->me) {
-      recv.resize(3 * static_cast<size_t>(s.recv_count));
-      MPI_Request req;
-      MPI_Irecv(recv.data(), 3 * s.recv_count, MPI_DOUBLE, s.recv_proc, 0, world, &req);
-      MPI_Send(send.data(), 3 * s.send_count, MPI_DOUBLE, s.send_proc, 0, world);
-      MPI_Wait(&req, MPI_STATUS_IGNORE);
-      in = recv.data();
-    }
+    const double *in = exchange(send, s.send_proc, recv, 3 * s.recv_count, s.recv_proc);
     for (int i = 0; i < s.recv_count; i++)
       for (int c = 0; c < 3; c++) x[s.first_recv + i][c] = in[3 * i + c];
   }
@@ -115,15 +121,7 @@ void CommBrickPlan::reverse(double **f) const
     send.resize(3 * static_cast<size_t>(s.recv_count));
     for (int i = 0; i < s.recv_count; i++)
       for (int c = 0; c < 3; c++) send[3 * i + c] = f[s.first_recv + i][c];
-    const double *in = send.data();
-    if (s.send_proc != comm->me) {
-      recv.resize(3 * static_cast<size_t>(s.send_count));
-      MPI_Request req;
-      MPI_Irecv(recv.data(), 3 * s.send_count, MPI_DOUBLE, s.send_proc, 0, world, &req);
-      MPI_Send(send.data(), 3 * s.recv_count, MPI_DOUBLE, s.recv_proc, 0, world);
-      MPI_Wait(&req, MPI_STATUS_IGNORE);
-      in = recv.data();
-    }
+    const double *in = exchange(send, s.recv_proc, recv, 3 * s.send_count, s.send_proc);
     const int *list = send_list.data() + s.send_offset;
     for (int i = 0; i < s.send_count; i++)
       for (int c = 0; c < 3; c++) f[list[i]][c] += in[3 * i + c];

@@ -50,6 +50,9 @@ class CommBrickPlan : protected Pointers {
   void reverse(double **f) const;
 
  private:
+  const double *exchange(const std::vector<double> &send, int to, std::vector<double> &recv,
+                         int nrecv, int from) const;
+
   std::vector<Swap> swap_list;
   std::vector<int> send_list;
   int ghost_count = 0;

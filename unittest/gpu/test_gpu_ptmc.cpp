@@ -20,6 +20,7 @@
    Needs a GPU: exits 77 (ctest "skipped") otherwise. */
 
 #include "lmp_session.h"
+#include "lammps/ptmc_test.h"
 #include "mesogpu_cuda.h"
 
 #include "gtest/gtest.h"
@@ -36,89 +37,7 @@
 
 namespace {
 
-std::string tmpdir()
-{
-  static std::string d;
-  if (d.empty()) {
-    char t[] = "/tmp/gpu_ptmc_XXXXXX";
-    d = mkdtemp(t);
-  }
-  return d;
-}
-
-std::string slurp(const std::string &f)
-{
-  std::ifstream in(f);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// nchains random-walk chains of len monomers (bonds b0 .. b0 + bw, no two monomers closer
-// than 0.8) in a periodic box of side L, the first chain across the boundary (copied from
-// unittest/lammps/test_lammps_ptmc.cpp)
-std::string write_data(int nchains, int len, double L, unsigned rseed, int ntypes, double b0 = 0.85,
-                       double bw = 0.25)
-{
-  std::mt19937 gen(rseed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::vector<double> x;
-  for (int c = 0; c < nchains; ++c)
-    for (int m = 0; m < len; ++m)
-      for (int tries = 0;; ++tries) {
-        double p[3];
-        if (m == 0) {
-          for (int d = 0; d < 3; ++d) p[d] = (c == 0 ? 0.45 * L : 0.0) + (u(gen) - 0.5) * 0.6 * L;
-        } else {
-          const double ct = 2 * u(gen) - 1, ph = 2 * M_PI * u(gen), st = sqrt(1 - ct * ct);
-          const double b = b0 + bw * u(gen);
-          const double *q = &x[x.size() - 3];
-          p[0] = q[0] + b * st * cos(ph);
-          p[1] = q[1] + b * st * sin(ph);
-          p[2] = q[2] + b * ct;
-        }
-        bool ok = true;
-        for (size_t j = 0; j + 3 <= x.size() && ok; j += 3) {
-          double r2 = 0;
-          for (int d = 0; d < 3; ++d) {
-            double dd = p[d] - x[j + d];
-            dd -= L * std::round(dd / L);
-            r2 += dd * dd;
-          }
-          ok = r2 > 0.64;
-        }
-        if (ok || tries > 1000) {
-          x.insert(x.end(), p, p + 3);
-          break;
-        }
-      }
-  const int n = nchains * len;
-  const std::string f = tmpdir() + "/data." + std::to_string(rseed) + "." + std::to_string(n);
-  FILE *fp = fopen(f.c_str(), "w");
-  fprintf(fp, "ptmc gpu test\n\n%d atoms\n%d bonds\n%d atom types\n1 bond types\n\n", n,
-          nchains * (len - 1), ntypes);
-  for (const char *a : {"x", "y", "z"}) fprintf(fp, "%.17g %.17g %slo %shi\n", -L / 2, L / 2, a, a);
-  fprintf(fp, "\nMasses\n\n");
-  for (int t = 1; t <= ntypes; ++t) fprintf(fp, "%d 1.0\n", t);
-  fprintf(fp, "\nAtoms # bond\n\n");
-  for (int i = 0; i < n; ++i) {
-    int im[3];
-    double w[3];
-    for (int d = 0; d < 3; ++d) {
-      im[d] = (int) std::floor((x[3 * i + d] + L / 2) / L);
-      w[d] = x[3 * i + d] - im[d] * L;
-    }
-    fprintf(fp, "%d %d %d %.17g %.17g %.17g %d %d %d\n", i + 1, i / len + 1, 1 + i % ntypes, w[0],
-            w[1], w[2], im[0], im[1], im[2]);
-  }
-  fprintf(fp, "\nBonds\n\n");
-  int b = 0;
-  for (int c = 0; c < nchains; ++c)
-    for (int m = 0; m + 1 < len; ++m)
-      fprintf(fp, "%d 1 %d %d\n", ++b, c * len + m + 1, c * len + m + 2);
-  fclose(fp);
-  return f;
-}
+using namespace ptmc_test;
 
 // Kremer-Grest-like (lj/cut 2.5, two types, fene 30 1.5 1 1) or the Gross model
 // (fene/expand, examples/ptmc)

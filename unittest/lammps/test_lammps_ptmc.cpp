@@ -10,6 +10,7 @@
    - input errors, gpu yes refused without CUDA or a device. */
 
 #include "lmp_session.h"
+#include "lammps/ptmc_test.h"
 
 #include "atom.h"
 
@@ -27,90 +28,7 @@
 
 namespace {
 
-std::string tmpdir()
-{
-  static std::string d;
-  if (d.empty()) {
-    char t[] = "/tmp/ptmc_test_XXXXXX";
-    d = mkdtemp(t);
-  }
-  return d;
-}
-
-std::string slurp(const std::string &f)
-{
-  std::ifstream in(f);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// nchains chains of len monomers (random walks, bond lengths 0.85 .. 1.1, no two monomers
-// closer than 0.8), alternating types 1 and 2, periodic box of side L with the first chain
-// starting next to the boundary; atoms are written wrapped with image flags
-std::string write_data(int nchains, int len, double L, unsigned rseed, int ntypes = 2)
-{
-  std::mt19937 gen(rseed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::vector<double> x;
-  for (int c = 0; c < nchains; ++c) {
-    for (int m = 0; m < len; ++m) {
-      for (int tries = 0;; ++tries) {
-        double p[3];
-        if (m == 0) {
-          for (int d = 0; d < 3; ++d) p[d] = (c == 0 ? 0.45 * L : 0.0) + (u(gen) - 0.5) * 0.6 * L;
-        } else {
-          const double ct = 2 * u(gen) - 1, ph = 2 * M_PI * u(gen), st = sqrt(1 - ct * ct);
-          const double b = 0.85 + 0.25 * u(gen);
-          const double *q = &x[x.size() - 3];
-          p[0] = q[0] + b * st * cos(ph);
-          p[1] = q[1] + b * st * sin(ph);
-          p[2] = q[2] + b * ct;
-        }
-        bool ok = true;
-        for (size_t j = 0; j + 3 <= x.size() && ok; j += 3) {
-          double r2 = 0;
-          for (int d = 0; d < 3; ++d) {
-            double dd = p[d] - x[j + d];
-            dd -= L * std::round(dd / L);
-            r2 += dd * dd;
-          }
-          ok = r2 > 0.64;
-        }
-        if (ok || tries > 1000) {
-          x.insert(x.end(), p, p + 3);
-          break;
-        }
-      }
-    }
-  }
-  const int n = nchains * len;
-  const std::string f = tmpdir() + "/data." + std::to_string(rseed) + "." + std::to_string(n);
-  FILE *fp = fopen(f.c_str(), "w");
-  fprintf(fp, "ptmc test\n\n%d atoms\n%d bonds\n%d atom types\n1 bond types\n\n", n,
-          nchains * (len - 1), ntypes);
-  for (const char *a : {"x", "y", "z"}) fprintf(fp, "%.17g %.17g %slo %shi\n", -L / 2, L / 2, a, a);
-  fprintf(fp, "\nMasses\n\n");
-  for (int t = 1; t <= ntypes; ++t) fprintf(fp, "%d 1.0\n", t);
-  fprintf(fp, "\nAtoms # bond\n\n");
-  for (int i = 0; i < n; ++i) {
-    int im[3];
-    double w[3];
-    for (int d = 0; d < 3; ++d) {
-      im[d] = (int) std::floor((x[3 * i + d] + L / 2) / L);
-      w[d] = x[3 * i + d] - im[d] * L;
-    }
-    fprintf(fp, "%d %d %d %.17g %.17g %.17g %d %d %d\n", i + 1, i / len + 1, 1 + i % ntypes, w[0],
-            w[1], w[2], im[0], im[1], im[2]);
-  }
-  fprintf(fp, "\nBonds\n\n");
-  int b = 0;
-  for (int c = 0; c < nchains; ++c)
-    for (int m = 0; m + 1 < len; ++m)
-      fprintf(fp, "%d 1 %d %d\n", ++b, c * len + m + 1, c * len + m + 2);
-  fclose(fp);
-  return f;
-}
+using namespace ptmc_test;
 
 // a Kremer-Grest-like system: lj/cut 2.5 (types 1, 2, geometric mixing), fene 30 1.5 1 1
 void setup(LmpSession &s, const std::string &data, const std::string &shift = "yes",
