@@ -465,18 +465,22 @@ void PTMC::one_sweep()
     buf[M + r] = energy[r];
   }
   if (np > 1) MPI_Allreduce(MPI_IN_PLACE, buf.data(), 2 * M, MPI_DOUBLE, MPI_SUM, world);
-  for (int r = 0; r < M; ++r) {
-    const int k = temp_of[r];
-    const bigint a = (bigint) buf[r];
-    energy[r] = buf[M + r];
-    win_acc[k] += a;
-    win_try[k] += n;
-    if (production) {
-      acc[k] += a;
-      tries[k] += n;
-    }
-  }
+  for (int r = 0; r < M; ++r) record_sweep(r, (bigint) buf[r], buf[M + r], production);
   ++sweep;
+}
+
+// replica r's accepted trials and energy after one sweep, counted at its temperature
+// (both paths)
+void PTMC::record_sweep(int r, bigint accepted, double e, bool production)
+{
+  const int k = temp_of[r];
+  energy[r] = e;
+  win_acc[k] += accepted;
+  win_try[k] += n;
+  if (production) {
+    acc[k] += accepted;
+    tries[k] += n;
+  }
 }
 
 // every rank gets the positions of every replica from its owner (CPU path on several ranks)

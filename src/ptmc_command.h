@@ -64,6 +64,7 @@ class PTMC : public Command {
   void read_restart();
   void write_restart();
   void one_sweep();
+  void record_sweep(int r, bigint accepted, double e, bool production);
   void after_sweep(const double *rg2_by_replica);
   void sync_positions();
   void check_gpu();

@@ -84,17 +84,8 @@ void PTMC::run_gpu()
     // the bookkeeping of one_sweep(), then after_sweep(), sweep by sweep
     for (int l = 0; l < L; ++l) {
       const bool production = sweep >= nequil;
-      for (int r = 0; r < M; ++r) {
-        const int k = temp_of[r];
-        const int a = acc_buf[(size_t) l * M + r];
-        win_acc[k] += a;
-        win_try[k] += n;
-        if (production) {
-          acc[k] += a;
-          tries[k] += n;
-        }
-        energy[r] = e_buf[(size_t) l * M + r];
-      }
+      for (int r = 0; r < M; ++r)
+        record_sweep(r, acc_buf[(size_t) l * M + r], e_buf[(size_t) l * M + r], production);
       ++sweep;
       after_sweep(rg2_buf.data() + (size_t) l * M);
     }
