@@ -17,7 +17,8 @@ ROOT="$(pwd)"
 D="$ROOT/.device"
 B="$ROOT/.device-build"
 export PATH="/usr/local/cuda/bin:$PATH"
-export MESOGPU_CACHE="$B/cache" MESOGPU_JOBS="${MESOGPU_JOBS:-$(nproc)}"
+# nproc --all: plain nproc obeys OMP_NUM_THREADS, which the device scripts set to 1
+export MESOGPU_CACHE="$B/cache" MESOGPU_JOBS="${MESOGPU_JOBS:-$(nproc --all)}"
 SRC="$MESOGPU_CACHE/lammps-20260704"
 mkdir -p "$MESOGPU_CACHE"
 if [ ! -f "$SRC/.complete" ]; then
