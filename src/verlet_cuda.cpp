@@ -282,8 +282,7 @@ void VerletCuda::upload()
       // several ranks: rank r of a node on GPU r mod (GPUs it sees)
       if (comm->nprocs > 1) {
         const int ndev = mesogpu::cuda::device_count();
-        if (ndev > 0)
-          mesogpu::cuda::Engine::use_device(DeviceComm::node_local_rank(world) % ndev);
+        if (ndev > 0) mesogpu::cuda::Engine::use_device(DeviceComm::node_local_rank(world) % ndev);
       }
       engine = std::make_unique<mesogpu::cuda::Engine>();
     }
@@ -448,8 +447,7 @@ void VerletCuda::upload()
       if (!device_comm) device_comm = std::make_unique<DeviceComm>(lmp);
       device_comm->rebuild(*engine);    // the ghost plan of this borders()
       // bonded terms stored with newton_bond on leave forces on ghost rows
-      reverse_forces =
-          force->newton_bond && (force->bond || force->angle || force->dihedral);
+      reverse_forces = force->newton_bond && (force->bond || force->angle || force->dihedral);
     }
   } catch (std::runtime_error &e) {
     device_error("setup", e);
@@ -817,8 +815,7 @@ void VerletCuda::rank_rebuild()
 {
   const int n = atom->nlocal;
   std::vector<int> image(3 * (size_t) n);
-  engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr, nullptr,
-                         image.data());
+  engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr, nullptr, image.data());
   engine->check_errors();
   for (size_t i = 0; i < (size_t) n; i++)
     atom->image[i] = ((imageint) (image[3 * i] + IMGMAX) & IMGMASK) |

@@ -165,7 +165,7 @@ namespace cuda {
   void Engine::upload_setup_state(const double *v, const double *f, const double *omega)
   {
     Impl &s = *impl;
-    std::vector<acc> buf(s.n, acc(0));    // ghost rows: zero (never integrated)
+    std::vector<acc> buf(s.n, acc(0));     // ghost rows: zero (never integrated)
     const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]
     auto up = [&](const double *h, DeviceArray<acc> *dst) {
       for (int d = 0; d < 3; ++d) {

@@ -197,8 +197,8 @@ namespace cuda {
     s.mv_sum.zero();
     if (s.nlocal > 0) {    // owned atoms (several ranks: then summed over ranks)
       kinetic_tensor_kernel<<<std::min(blocks(s.nlocal), 1024), BLOCK>>>(
-          s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(),
-          s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get());
+          s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.v[0].get(),
+          s.v[1].get(), s.v[2].get(), s.mv_sum.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
     s.mv_sum.download(t, 6);

@@ -136,9 +136,9 @@ namespace cuda {
                                     s.mv_sum.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     s.sum_over_ranks(s.mv_sum, 4);    // several ranks: the group's global sum
-    berendsen_scale_kernel<<<blocks(s.nlocal), BLOCK>>>(s.nlocal, s.mask.get(), groupbit, s.v[0].get(),
-                                                   s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
-                                                   tfactor, t_target, dt_over_period);
+    berendsen_scale_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.mask.get(), groupbit, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
+        tfactor, t_target, dt_over_period);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -249,9 +249,10 @@ namespace cuda {
     Impl &s = *impl;
     const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
     subtract_rotation_kernel<<<blocks(s.nlocal), BLOCK>>>(
-        s.nlocal, s.mask.get(), groupbit, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(),
-        s.image[1].get(), s.image[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(), prd,
-        make_double3(xcm[0], xcm[1], xcm[2]), make_double3(omega[0], omega[1], omega[2]));
+        s.nlocal, s.mask.get(), groupbit, s.x[0].get(), s.x[1].get(), s.x[2].get(),
+        s.image[0].get(), s.image[1].get(), s.image[2].get(), s.v[0].get(), s.v[1].get(),
+        s.v[2].get(), prd, make_double3(xcm[0], xcm[1], xcm[2]),
+        make_double3(omega[0], omega[1], omega[2]));
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -274,9 +275,9 @@ namespace cuda {
   void Engine::scale_velocities(int groupbit, double factor)
   {
     Impl &s = *impl;
-    scale_velocities_kernel<<<blocks(s.nlocal), BLOCK>>>(s.nlocal, s.mask.get(), groupbit, s.v[0].get(),
-                                                    s.v[1].get(), s.v[2].get(),
-                                                    static_cast<acc>(factor));
+    scale_velocities_kernel<<<blocks(s.nlocal), BLOCK>>>(s.nlocal, s.mask.get(), groupbit,
+                                                         s.v[0].get(), s.v[1].get(), s.v[2].get(),
+                                                         static_cast<acc>(factor));
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -292,9 +293,9 @@ namespace cuda {
                                     s.mv_sum.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     s.sum_over_ranks(s.mv_sum, 4);    // several ranks: the group's global momentum
-    zero_momentum_kernel<<<blocks(s.nlocal), BLOCK>>>(s.nlocal, s.mask.get(), groupbit, s.v[0].get(),
-                                                 s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
-                                                 1.0 / masstotal, make_int3(x, y, z));
+    zero_momentum_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.mask.get(), groupbit, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
+        1.0 / masstotal, make_int3(x, y, z));
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -302,9 +303,10 @@ namespace cuda {
   {
     Impl &s = *impl;
     nve_initial_kernel<<<blocks(s.nlocal), BLOCK>>>(
-        s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
-        s.f[0].get(), s.f[1].get(), s.f[2].get(), s.type.get(), s.mass.get(), s.rmass_ptr(),
-        static_cast<acc>(dtv), static_cast<acc>(dtf), s.pos.get(), s.mask.get(), groupbit);
+        s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.v[0].get(), s.v[1].get(),
+        s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(), s.type.get(), s.mass.get(),
+        s.rmass_ptr(), static_cast<acc>(dtv), static_cast<acc>(dtf), s.pos.get(), s.mask.get(),
+        groupbit);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -312,8 +314,9 @@ namespace cuda {
   {
     Impl &s = *impl;
     nve_final_kernel<<<blocks(s.nlocal), BLOCK>>>(
-        s.nlocal, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(),
-        s.type.get(), s.mass.get(), s.rmass_ptr(), static_cast<acc>(dtf), s.mask.get(), groupbit);
+        s.nlocal, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(), s.f[1].get(),
+        s.f[2].get(), s.type.get(), s.mass.get(), s.rmass_ptr(), static_cast<acc>(dtf),
+        s.mask.get(), groupbit);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

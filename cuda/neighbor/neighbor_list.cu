@@ -128,8 +128,7 @@ namespace cuda {
     // neighbours from the 27 surrounding cells within (cut + skin), special pairs marked
     // or dropped as LAMMPS does; column-major (nbr[k * n + i]) so reads coalesce
     __global__ void build_neighbors_kernel(int n, int nlocal, const PosType<real> *pos, BoxD box,
-                                           int3 ncell,
-                                           const int *cell_of, const int *cell_count,
+                                           int3 ncell, const int *cell_of, const int *cell_count,
                                            const int *cell_atoms, const PosType<real> *cell_pos,
                                            int cell_cap, const real *cutneighsq, int ntp1,
                                            const int *nspecial, const int *special, int maxspecial,
@@ -432,8 +431,8 @@ namespace cuda {
             s.nnbr.get(), s.nbr.get(), s.nbr_cap, s.status.get());
       else
         build_neighbors_kernel<<<blocks(s.n), BLOCK>>>(
-            s.n, s.nlocal, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(),
-            s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
+            s.n, s.nlocal, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(),
+            s.cell_atoms.get(), s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
             s.maxspecial ? s.nspecial.get() : nullptr, s.maxspecial ? s.special.get() : nullptr,
             s.maxspecial, sflag, s.exclusion_view(), s.nnbr.get(), s.nbr.get(), s.nbr_cap,
             s.status.get());

@@ -15,8 +15,9 @@ void FixMomentumCuda::device_setup(Engine &)
   if (rescale) error->all(FLERR, "Fix momentum/cuda does not support 'rescale' yet");
   // the unwrapped positions need the whole box, which a rank's engine does not hold
   if (angular && comm->nprocs > 1)
-    error->all(FLERR, "Fix momentum/cuda: 'angular' does not run on several MPI ranks yet (this "
-                      "run has {}); use 'linear' or one rank",
+    error->all(FLERR,
+               "Fix momentum/cuda: 'angular' does not run on several MPI ranks yet (this "
+               "run has {}); use 'linear' or one rank",
                comm->nprocs);
   masstotal = group->mass(igroup);
 }
