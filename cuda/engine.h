@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -371,6 +372,37 @@ namespace cuda {
     ChainGrowthResult chain_growth_step(const ChainGrowth &p);
     // the atom types in LAMMPS order (n values; chain growth may change them)
     void download_types(int *type) const;
+
+    // --- several MPI ranks (core/ghosts.cu; the host side: src/cuda/device_comm.cpp) ----
+    // Each rank holds its own atoms and its ghosts: upload_atoms(n, ...) with the nlocal
+    // owned atoms first and the n - nlocal ghosts after them in LAMMPS's ghost order, then
+    // set_owned(nlocal) before set_neighbor (no sort while there are ghosts). The box is
+    // the rank's subdomain grown past the ghost cutoff with non-periodic sides. Lists are
+    // built for owned atoms (over all rows), integrators and sums run over owned atoms,
+    // downloads give owned atoms; bonded terms listed on ghost rows (newton_bond on) leave
+    // their forces there for the reverse exchange.
+    void set_owned(int nlocal);
+    int owned() const;
+    // sums over ranks: `sum` adds `count` doubles over all ranks in place (the host's
+    // MPI_Allreduce); kinetic sums, Berendsen's and fix momentum's reductions use it
+    void set_global_sum(std::function<void(double *, int)> sum);
+    // the concatenated send lists of the swaps (CommBrickPlan::send_index(), rows)
+    void set_ghost_plan(const std::vector<int> &send_index);
+    // forward exchange, one swap: positions of rows send_index[offset .. offset + count)
+    // (plus shift when shifted, as AtomVec::pack_comm adds it) into buf (host, 3 count
+    // doubles x y z per atom); the received ones into rows first .. first + count; a swap
+    // with this rank itself stays on the device
+    void pack_positions(int offset, int count, const double shift[3], bool shifted, double *buf);
+    void unpack_positions(int first, int count, const double *buf);
+    void copy_positions(int offset, int count, const double shift[3], bool shifted, int first);
+    // reverse exchange (newton_bond on), one swap: forces of ghost rows first .. first +
+    // count into buf; received forces added to rows send_index[offset .. offset + count)
+    void pack_forces(int first, int count, double *buf);
+    void unpack_add_forces(int offset, int count, const double *buf);
+    void copy_add_forces(int first, int count, int offset);
+    // the CUDA device this process uses (before the first Engine; run_style verlet/cuda:
+    // node-local rank mod device count)
+    static void use_device(int dev);
 
     // the engine's state, for the parts of cuda/ that add force terms (core/engine_impl.cuh)
     struct Impl;

@@ -7,6 +7,7 @@
 #include "bond.h"
 #include "comm.h"
 #include "cuda/device_bodies.h"
+#include "cuda/device_comm.h"
 #include "cuda/device_topology.h"
 #include "cuda/device_topology_sync.h"
 #include "cuda/compute_temp_cuda.h"
@@ -20,6 +21,7 @@
 #include "force.h"
 #include "improper.h"
 #include "kspace.h"
+#include "mesogpu_cuda.h"
 #include "mesogpu_plugin.h"
 #include "modify.h"
 #include "neigh_list.h"
@@ -33,6 +35,7 @@
 
 #include <array>
 #include <cstring>
+#include <mpi.h>
 #include <vector>
 
 using namespace LAMMPS_NS;
@@ -74,11 +77,9 @@ void VerletCuda::device_error(const char *what, const std::exception &e)
 
 void VerletCuda::check_styles()
 {
-  if (comm->nprocs != 1)
-    error->all(FLERR,
-               "run_style verlet/cuda runs on one MPI rank (this run has {}); multi-GPU runs are "
-               "not supported yet",
-               comm->nprocs);
+  // several ranks: each holds its atoms and ghosts on the device (doc/run_style_verlet_cuda.md)
+  multi_rank = comm->nprocs > 1;
+  if (multi_rank) DeviceComm::check_styles(lmp, false);
   if (domain->triclinic)
     error->all(FLERR,
                "run_style verlet/cuda supports orthogonal boxes only (this box is triclinic)");
@@ -233,20 +234,36 @@ void VerletCuda::upload()
 {
   const int n = atom->nlocal;
   const int ntypes = atom->ntypes;
+  // device rows: the owned atoms, and on several ranks their ghosts after them
+  const int rows = multi_rank ? n + atom->nghost : n;
 
   // LAMMPS order is device order; tags map to indices (owned atoms only, no ghosts)
   bigint maxtag = 0;
-  for (int i = 0; i < n; i++) maxtag = MAX(maxtag, atom->tag[i]);
-  tag_to_index.assign(maxtag + 1, -1);
-  for (int i = 0; i < n; i++) tag_to_index[atom->tag[i]] = i;
+  if (!multi_rank) {
+    for (int i = 0; i < n; i++) maxtag = MAX(maxtag, atom->tag[i]);
+    tag_to_index.assign(maxtag + 1, -1);
+    for (int i = 0; i < n; i++) tag_to_index[atom->tag[i]] = i;
+  }
   auto index_of = [&](tagint tag, const char *what, int i) {
+    if (multi_rank) {
+      // the image of the partner closest to atom i among owned atoms and ghosts, as
+      // LAMMPS's topology builders take it; a 1-3 or 1-4 partner beyond the ghost
+      // cutoff is no neighbour anyway
+      const int m = atom->map(tag);
+      if (m >= 0) return domain->closest_image(i, m);
+      if (strcmp(what, "special list") == 0) return -1;
+      error->one(FLERR,
+                 "run_style verlet/cuda: {} of atom {} refers to atom {}, which is neither "
+                 "owned nor a ghost on rank {} (raise comm_modify cutoff)",
+                 what, atom->tag[i], tag, comm->me);
+    }
     if (tag < 0 || tag > maxtag || tag_to_index[tag] < 0)
       error->one(FLERR, "run_style verlet/cuda: {} of atom {} refers to missing atom {}", what,
                  atom->tag[i], tag);
     return tag_to_index[tag];
   };
 
-  std::vector<int> image(3 * (size_t) n);
+  std::vector<int> image(3 * (size_t) rows, 0);    // ghosts: 0 (never unwrapped)
   for (size_t i = 0; i < (size_t) n; i++) {
     const imageint im = atom->image[i];
     image[3 * i + 0] = (im & IMGMASK) - IMGMAX;
@@ -261,7 +278,14 @@ void VerletCuda::upload()
   if (atom->mass) mass.assign(atom->mass, atom->mass + ntypes + 1);
 
   try {
-    if (!engine) engine = std::make_unique<mesogpu::cuda::Engine>();
+    if (!engine) {
+      // several ranks: rank r of a node on GPU r mod (GPUs it sees)
+      if (comm->nprocs > 1) {
+        const int ndev = mesogpu::cuda::device_count();
+        if (ndev > 0) mesogpu::cuda::Engine::use_device(DeviceComm::node_local_rank(world) % ndev);
+      }
+      engine = std::make_unique<mesogpu::cuda::Engine>();
+    }
     engine->set_box(domain->boxlo, domain->boxhi);
     // boundaries: non-periodic sides neither wrap nor take images; shrink-wrapped ones
     // follow the atoms at each device list build (Domain::reset_box())
@@ -276,9 +300,36 @@ void VerletCuda::upload()
     bnd.minhi[1] = domain->minyhi;
     bnd.minlo[2] = domain->minzlo;
     bnd.minhi[2] = domain->minzhi;
+    if (multi_rank) {
+      // the rank's subdomain grown past the ghost cutoff, non-periodic on every side: plain
+      // differences, no minimum image (a rank may hold several images of one atom), no
+      // wrap; the host's exchange and borders move atoms between ranks at each rebuild
+      double lo[3], hi[3];
+      for (int d = 0; d < 3; d++) {
+        const double grow = comm->cutghost[d] + neighbor->skin + 1e-6 * domain->prd[d];
+        lo[d] = domain->sublo[d] - grow;
+        hi[d] = domain->subhi[d] + grow;
+        bnd.boundary[d][0] = bnd.boundary[d][1] = 1;
+        bnd.small[d] = 0.0;
+      }
+      engine->set_box(lo, hi);
+    }
     engine->set_boundary(bnd);
-    engine->upload_atoms(n, ntypes, n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr,
-                         n ? atom->f[0] : nullptr, image.data(), atom->type, mass.data());
+    if (multi_rank) {
+      // ghosts' velocities and forces are neither sent nor used: zero
+      std::vector<double> v(3 * (size_t) rows, 0.0), f(3 * (size_t) rows, 0.0);
+      if (n) std::copy(atom->v[0], atom->v[0] + 3 * (size_t) n, v.begin());
+      if (n) std::copy(atom->f[0], atom->f[0] + 3 * (size_t) n, f.begin());
+      engine->upload_atoms(rows, ntypes, rows ? atom->x[0] : nullptr, v.data(), f.data(),
+                           image.data(), atom->type, mass.data());
+      engine->set_owned(n);
+      engine->set_global_sum([this](double *values, int count) {
+        MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, MPI_SUM, world);
+      });
+    } else {
+      engine->upload_atoms(n, ntypes, n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr,
+                           n ? atom->f[0] : nullptr, image.data(), atom->type, mass.data());
+    }
     engine->upload_mask(atom->mask);
     static_assert(sizeof(tagint) == sizeof(int), "device tags are 32-bit");
     engine->upload_tags(reinterpret_cast<const int *>(atom->tag));
@@ -312,13 +363,13 @@ void VerletCuda::upload()
     const bool have_dihedrals = force->dihedral && atom->ndihedrals > 0;
     mesogpu::DeviceTopology topo;
     mesogpu::build_device_topology(lmp, index_of, true, have_bonds, have_angles, have_dihedrals,
-                                   topo);
+                                   topo, rows);
     // bonds made on the device need special lists with LAMMPS's flags even when no atom
     // has special neighbours yet (monomers before polymerization)
     if (topo.maxspecial == 0 && have_bonds && editable) {
       topo.maxspecial = 1;
-      topo.nspecial.assign(3 * (size_t) n, 0);
-      topo.special.assign(n, -1);
+      topo.nspecial.assign(3 * (size_t) rows, 0);
+      topo.special.assign(rows, -1);
     }
     if (topo.maxspecial > 0)
       engine->upload_special(topo.nspecial.data(), topo.special.data(), topo.maxspecial,
@@ -376,7 +427,7 @@ void VerletCuda::upload()
           error->all(FLERR,
                      "run_style verlet/cuda: neigh_modify exclude molecule needs molecule IDs");
         static_assert(sizeof(tagint) == sizeof(int), "device molecule IDs are 32-bit");
-        ex.molecule.assign(atom->molecule, atom->molecule + n);
+        ex.molecule.assign(atom->molecule, atom->molecule + rows);
       }
       engine->set_exclusions(ex);
     }
@@ -387,10 +438,17 @@ void VerletCuda::upload()
         cutneighsq[i * (ntypes + 1) + j] = neighbor->cutneighsq[i][j];
     // the device sorts along a space-filling curve as often as LAMMPS would sort atoms
     // (atom_modify sort N; 0 turns it off)
-    engine->set_sort(atom->sortfreq);
+    // (several ranks: no sort, the rows stay in LAMMPS's order of owned atoms and ghosts)
+    engine->set_sort(multi_rank ? 0 : atom->sortfreq);
     engine->set_neighbor(neighbor->cutneighmax, neighbor->skin, cutneighsq, neighbor->every,
                          neighbor->delay, neighbor->dist_check != 0);
     if (force->pair) dynamic_cast<DeviceForce *>(force->pair)->device_setup(*engine);
+    if (multi_rank) {
+      if (!device_comm) device_comm = std::make_unique<DeviceComm>(lmp);
+      device_comm->rebuild(*engine);    // the ghost plan of this borders()
+      // bonded terms stored with newton_bond on leave forces on ghost rows
+      reverse_forces = force->newton_bond && (force->bond || force->angle || force->dihedral);
+    }
   } catch (std::runtime_error &e) {
     device_error("setup", e);
   }
@@ -434,6 +492,7 @@ void VerletCuda::resident_setup(int flag, bool full)
 
   // host lists of computes/fixes (rdf, ...) are built, and refreshed at sync steps
   find_host_lists();
+  if (multi_rank) DeviceComm::check_styles(lmp, host_lists_needed);
   if (full) atom->setup();
   if (full || flag) {
     modify->setup_pre_exchange();
@@ -476,7 +535,7 @@ void VerletCuda::resident_setup(int flag, bool full)
   try {
     engine->build_neighbor_list();
     engine->set_step(update->ntimestep, update->dt);
-    engine->compute_forces(eflag || vflag);
+    device_forces(eflag || vflag);
     engine->download_atoms(nullptr, nullptr, n ? atom->f[0] : nullptr, nullptr);
     if (n && engine->has_orientation())
       engine->download_orientation(nullptr, nullptr, atom->torque[0]);
@@ -504,6 +563,8 @@ void VerletCuda::resident_setup(int flag, bool full)
                                  engine->has_orientation() ? atom->omega[0] : nullptr);
     // angmom too (the rigid-body fixes' setup drops linear bodies' spin about their axis)
     if (engine->has_bodies()) mesogpu::upload_bodies(lmp, *engine);
+    // forces fixes add on the device at setup (fix langevin/cuda's first random forces)
+    for (auto *f : fix_device) f->device_setup_forces(*engine);
   } catch (std::runtime_error &e) {
     device_error("setup", e);
   }
@@ -600,6 +661,10 @@ void VerletCuda::sync_for_host_code()
 
 void VerletCuda::publish_per_atom(int eflag_, int vflag_)
 {
+  if (reverse_forces)
+    error->all(FLERR, "run_style verlet/cuda: per-atom energies or virials (compute pe/atom, "
+                      "stress/atom) of bonded styles on several MPI ranks need newton_bond off "
+                      "(newton on off)");
   try {
     auto per_atom = [&](auto *style) {
       if (style) dynamic_cast<DeviceForce *>(style)->device_per_atom(*engine, eflag_, vflag_);
@@ -667,18 +732,29 @@ void VerletCuda::run(int n)
 
       for (auto *f : fix_initial) f->device_initial_integrate(*engine);
 
-      if (engine->decide_rebuild()) {
-        engine->build_neighbor_list();
-        if (domain->nonperiodic == 2) device_box_to_host();    // shrink-wrapped
+      bool rebuild = engine->decide_rebuild();
+      if (multi_rank) {    // every rank rebuilds when one has to (its ghosts move too)
+        int mine = rebuild ? 1 : 0, any = 0;
+        MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, world);
+        rebuild = any != 0;
+      }
+      if (rebuild) {
+        if (multi_rank) {
+          rank_rebuild();    // through the host: exchange, borders, upload
+        } else {
+          engine->build_neighbor_list();
+          if (domain->nonperiodic == 2) device_box_to_host();    // shrink-wrapped
+        }
         neighbor->ncalls++;
         neighbor->lastcall = ntimestep;
         neighbor->ago = 0;
       } else {
+        if (multi_rank) device_comm->forward(*engine);    // ghosts' positions
         neighbor->ago++;
       }
 
       engine->set_step(ntimestep, update->dt);
-      engine->compute_forces(eflag || vflag);
+      device_forces(eflag || vflag);
       if ((eflag & ENERGY_ATOM) || (vflag & VIRIAL_ATOM)) publish_per_atom(eflag, vflag);
       if (eflag || vflag) publish_energy_virial();    // a few device sums, no atom data
 
@@ -715,6 +791,55 @@ void VerletCuda::run(int n)
     error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
   }
   timer->stamp(Timer::PAIR);
+}
+
+/* ----------------------------------------------------------------------
+   the forces of a step: the engine's terms, then on several ranks the forces bonded
+   terms left on ghost rows (newton_bond on) added to their owners
+------------------------------------------------------------------------- */
+
+void VerletCuda::device_forces(bool energy_virial)
+{
+  engine->compute_forces(energy_virial);
+  if (reverse_forces) device_comm->reverse(*engine);
+}
+
+/* ----------------------------------------------------------------------
+   several ranks, a reneighbouring step (Verlet::run's, through the host): the owned
+   atoms come down, LAMMPS wraps them, moves them between ranks and builds ghosts, and
+   the engine takes owned atoms and ghosts again with their plan and lists. The fixes of
+   a multi-rank run keep no per-atom device state besides x and v.
+------------------------------------------------------------------------- */
+
+void VerletCuda::rank_rebuild()
+{
+  const int n = atom->nlocal;
+  std::vector<int> image(3 * (size_t) n);
+  engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr, nullptr, image.data());
+  engine->check_errors();
+  for (size_t i = 0; i < (size_t) n; i++)
+    atom->image[i] = ((imageint) (image[3 * i] + IMGMAX) & IMGMASK) |
+                     (((imageint) (image[3 * i + 1] + IMGMAX) & IMGMASK) << IMGBITS) |
+                     (((imageint) (image[3 * i + 2] + IMGMAX) & IMGMASK) << IMG2BITS);
+  domain->pbc();
+  if (domain->box_change) {
+    domain->reset_box();
+    comm->setup();
+    if (neighbor->style) neighbor->setup_bins();
+  }
+  comm->exchange();
+  comm->borders();
+  // an atom that left through a non-periodic side is gone (thermo_modify lost error)
+  bigint mine = atom->nlocal, total = 0;
+  MPI_Allreduce(&mine, &total, 1, MPI_LMP_BIGINT, MPI_SUM, world);
+  if (total != atom->natoms)
+    error->all(FLERR, "run_style verlet/cuda: step {}: lost atoms: {} of {} remain",
+               update->ntimestep, total, atom->natoms);
+  // the host's bond lists of the new local order (compute bond/local, ... at output)
+  if (atom->molecular != Atom::ATOMIC) neighbor->build_topology();
+  upload();    // owned atoms, ghosts, topology, force styles, the ghost plan
+  for (auto *f : fix_device) f->device_setup(*engine);
+  engine->build_neighbor_list();
 }
 
 void VerletCuda::cleanup()

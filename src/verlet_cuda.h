@@ -60,6 +60,12 @@ class VerletCuda : public Verlet, public DeviceContext {
   bool thermo_device_only;    // thermo output needs only device reductions, no download
   bool host_lists_needed;     // a compute or fix has its own neighbour list (rdf, ...)
   bool box_moved = false;     // the device shrink-wrapped the box since the host's bins
+  // several MPI ranks: each rank's engine holds its atoms and ghosts; the ghost exchange
+  // (src/cuda/device_comm.h), and whether ghost forces go back (bonded, newton_bond on)
+  std::unique_ptr<class DeviceComm> device_comm;
+  bool multi_rank = false, reverse_forces = false;
+  void rank_rebuild();
+  void device_forces(bool energy_virial);
 
   void check_styles();
   void check_thermo();

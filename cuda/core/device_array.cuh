@@ -141,7 +141,7 @@ namespace cuda {
     // per-atom and per-node launches: n <= MAX_ATOMS, so the block count is an int
     inline int blocks(int n)
     {
-      return (n + BLOCK - 1) / BLOCK;
+      return n > 0 ? (n + BLOCK - 1) / BLOCK : 1;    // a rank may own no atoms: one idle block
     }
     // launches over products of counts (cell slots): 64-bit, x dimension (up to 2^31 - 1)
     inline unsigned blocks64(long long n)

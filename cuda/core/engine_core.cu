@@ -103,6 +103,7 @@ namespace cuda {
                                "top of each atom index)");
     AllocLabel label("the atom arrays");
     s.n = n;
+    s.nlocal = n;    // until set_owned names ghost rows
     s.ntypes = ntypes;
     std::vector<acc> buf(n);
     std::vector<int> ibuf(n);
@@ -164,11 +165,11 @@ namespace cuda {
   void Engine::upload_setup_state(const double *v, const double *f, const double *omega)
   {
     Impl &s = *impl;
-    std::vector<acc> buf(s.n);
+    std::vector<acc> buf(s.n, acc(0));     // ghost rows: zero (never integrated)
     const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]
     auto up = [&](const double *h, DeviceArray<acc> *dst) {
       for (int d = 0; d < 3; ++d) {
-        for (size_t i = 0; i < (size_t) s.n; ++i)
+        for (size_t i = 0; i < (size_t) s.nlocal; ++i)
           buf[i] = static_cast<acc>(h[3 * (size_t) o[i] + d]);
         dst[d].upload(buf);
       }
@@ -196,25 +197,26 @@ namespace cuda {
   {
     const Impl &s = *impl;
     MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
-    std::vector<acc> buf(s.n);
-    std::vector<int> ibuf(s.n);
+    const int n = s.nlocal;    // owned atoms (all atoms on one rank)
+    std::vector<acc> buf(n);
+    std::vector<int> ibuf(n);
     const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]
     for (int d = 0; d < 3; ++d) {
       if (x) {
-        s.x[d].download(buf.data(), s.n);
-        for (int i = 0; i < s.n; ++i) x[3 * (size_t) o[i] + d] = buf[i];
+        s.x[d].download(buf.data(), n);
+        for (int i = 0; i < n; ++i) x[3 * (size_t) o[i] + d] = buf[i];
       }
       if (v) {
-        s.v[d].download(buf.data(), s.n);
-        for (int i = 0; i < s.n; ++i) v[3 * (size_t) o[i] + d] = buf[i];
+        s.v[d].download(buf.data(), n);
+        for (int i = 0; i < n; ++i) v[3 * (size_t) o[i] + d] = buf[i];
       }
       if (f) {
-        s.f[d].download(buf.data(), s.n);
-        for (int i = 0; i < s.n; ++i) f[3 * (size_t) o[i] + d] = buf[i];
+        s.f[d].download(buf.data(), n);
+        for (int i = 0; i < n; ++i) f[3 * (size_t) o[i] + d] = buf[i];
       }
       if (image) {
-        s.image[d].download(ibuf.data(), s.n);
-        for (int i = 0; i < s.n; ++i) image[3 * (size_t) o[i] + d] = ibuf[i];
+        s.image[d].download(ibuf.data(), n);
+        for (int i = 0; i < n; ++i) image[3 * (size_t) o[i] + d] = ibuf[i];
       }
     }
   }
@@ -327,19 +329,20 @@ namespace cuda {
           "mesogpu: per-atom energy/virial requested on a step that did not compute them");
     const PerAtomEVStore &st = s.ev[static_cast<int>(kind)];
     MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
-    std::vector<acc> buf(s.n);
+    const int n = s.nlocal;    // owned atoms
+    std::vector<acc> buf(n);
     const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]
     for (int c = 0; c < 7; ++c) {
       double *out = c == 0 ? energy : virial;
       if (!out) continue;
       if (st.valid)
-        st.a[c].download(buf.data(), s.n);
+        st.a[c].download(buf.data(), n);
       else
         std::fill(buf.begin(), buf.end(), acc(0));    // no terms of this kind
       if (c == 0)
-        for (int i = 0; i < s.n; ++i) out[o[i]] = buf[i];
+        for (int i = 0; i < n; ++i) out[o[i]] = buf[i];
       else
-        for (int i = 0; i < s.n; ++i) out[6 * (size_t) o[i] + c - 1] = buf[i];
+        for (int i = 0; i < n; ++i) out[6 * (size_t) o[i] + c - 1] = buf[i];
     }
   }
 

@@ -12,9 +12,11 @@
 #include "forces/force_term.cuh"
 #include "mesogpu_cuda.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mesogpu {
 namespace cuda {
@@ -23,6 +25,28 @@ namespace cuda {
 
   struct Engine::Impl {
     int n = 0, ntypes = 0;
+    // several MPI ranks (core/ghosts.cu): rows 0..nlocal-1 are the rank's own atoms, rows
+    // nlocal..n-1 ghosts in LAMMPS's order (one rank: nlocal == n). Neighbour lists are
+    // built for owned rows only (ghost rows get none, so pair kernels leave them at zero);
+    // integrators, thermostat sums and downloads run over owned rows; bonded kernels over
+    // all rows (with newton_bond on ghost rows take their share, sent back by the host)
+    int nlocal = 0;
+    // sums over ranks of a few doubles (MPI_Allreduce on the host; empty: one rank)
+    std::function<void(double *, int)> global_sum;
+    // the ghost plan on the device: the concatenated send lists of the swaps, and a
+    // contiguous staging buffer (3 values per atom)
+    DeviceArray<int> comm_send;
+    DeviceArray<double> comm_buf;
+    // the first `count` device sums of `a` summed over ranks in place (one rank: nothing)
+    void sum_over_ranks(DeviceArray<double> &a, int count)
+    {
+      if (!global_sum || count <= 0) return;
+      std::vector<double> h(count);
+      a.download(h.data(), count);
+      global_sum(h.data(), count);
+      MESOGPU_CUDA_CALL(
+          cudaMemcpy(a.get(), h.data(), count * sizeof(double), cudaMemcpyHostToDevice));
+    }
     double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
     DeviceArray<acc> x[3], v[3], f[3], xhold[3];
     DeviceArray<int> image[3], type, mask, tag;

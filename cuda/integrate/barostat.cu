@@ -195,13 +195,14 @@ namespace cuda {
     Impl &s = *impl;
     s.mv_sum.resize(6);
     s.mv_sum.zero();
-    if (s.n > 0) {
-      kinetic_tensor_kernel<<<std::min(blocks(s.n), 1024), BLOCK>>>(
-          s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.v[0].get(),
+    if (s.nlocal > 0) {    // owned atoms (several ranks: then summed over ranks)
+      kinetic_tensor_kernel<<<std::min(blocks(s.nlocal), 1024), BLOCK>>>(
+          s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.v[0].get(),
           s.v[1].get(), s.v[2].get(), s.mv_sum.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
     s.mv_sum.download(t, 6);
+    if (s.global_sum) s.global_sum(t, 6);
   }
 
 }    // namespace cuda

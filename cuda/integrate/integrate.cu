@@ -118,8 +118,8 @@ namespace cuda {
   void Engine::langevin(int groupbit, double tsqrt, unsigned seed, long long step)
   {
     Impl &s = *impl;
-    langevin_kernel<<<blocks(s.n), BLOCK>>>(
-        s.n, s.mask.get(), groupbit, s.type.get(), s.tag.get(), s.v[0].get(), s.v[1].get(),
+    langevin_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.mask.get(), groupbit, s.type.get(), s.tag.get(), s.v[0].get(), s.v[1].get(),
         s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(), s.gfactor1.get(), s.gfactor2.get(),
         tsqrt, seed, static_cast<uint32_t>(step), static_cast<uint32_t>(step >> 32));
     MESOGPU_CUDA_LAUNCH_CHECK();
@@ -130,13 +130,15 @@ namespace cuda {
     Impl &s = *impl;
     s.mv_sum.resize(4);
     s.mv_sum.zero();
-    const int nb = std::min(blocks(s.n), 1024);
-    reduce_mv_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+    const int nb = std::min(blocks(s.nlocal), 1024);
+    reduce_mv_kernel<<<nb, BLOCK>>>(s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
                                     s.rmass_ptr(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
                                     s.mv_sum.get());
-    berendsen_scale_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.v[0].get(),
-                                                   s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
-                                                   tfactor, t_target, dt_over_period);
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.sum_over_ranks(s.mv_sum, 4);    // several ranks: the group's global sum
+    berendsen_scale_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.mask.get(), groupbit, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
+        tfactor, t_target, dt_over_period);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -213,12 +215,13 @@ namespace cuda {
     s.mv_sum.resize(12);
     s.mv_sum.zero();
     const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
-    reduce_rotation_kernel<3, 0><<<std::min(blocks(s.n), 1024), BLOCK>>>(
-        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
+    reduce_rotation_kernel<3, 0><<<std::min(blocks(s.nlocal), 1024), BLOCK>>>(
+        s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
         s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(),
         s.v[0].get(), s.v[1].get(), s.v[2].get(), prd, make_double3(0, 0, 0), s.mv_sum.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     s.mv_sum.download(sum_mx, 3);
+    if (s.global_sum) s.global_sum(sum_mx, 3);
   }
 
   void Engine::group_angmom_inertia(int groupbit, const double xcm[3], double angmom[3],
@@ -228,14 +231,15 @@ namespace cuda {
     s.mv_sum.resize(12);
     s.mv_sum.zero();
     const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
-    reduce_rotation_kernel<9, 1><<<std::min(blocks(s.n), 1024), BLOCK>>>(
-        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
+    reduce_rotation_kernel<9, 1><<<std::min(blocks(s.nlocal), 1024), BLOCK>>>(
+        s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
         s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(),
         s.v[0].get(), s.v[1].get(), s.v[2].get(), prd, make_double3(xcm[0], xcm[1], xcm[2]),
         s.mv_sum.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     double h[9];
     s.mv_sum.download(h, 9);
+    if (s.global_sum) s.global_sum(h, 9);
     for (int k = 0; k < 3; ++k) angmom[k] = h[k];
     for (int k = 0; k < 6; ++k) inertia[k] = h[3 + k];
   }
@@ -244,10 +248,11 @@ namespace cuda {
   {
     Impl &s = *impl;
     const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
-    subtract_rotation_kernel<<<blocks(s.n), BLOCK>>>(
-        s.n, s.mask.get(), groupbit, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(),
-        s.image[1].get(), s.image[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(), prd,
-        make_double3(xcm[0], xcm[1], xcm[2]), make_double3(omega[0], omega[1], omega[2]));
+    subtract_rotation_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.mask.get(), groupbit, s.x[0].get(), s.x[1].get(), s.x[2].get(),
+        s.image[0].get(), s.image[1].get(), s.image[2].get(), s.v[0].get(), s.v[1].get(),
+        s.v[2].get(), prd, make_double3(xcm[0], xcm[1], xcm[2]),
+        make_double3(omega[0], omega[1], omega[2]));
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -256,22 +261,23 @@ namespace cuda {
     Impl &s = *impl;
     s.mv_sum.resize(4);
     s.mv_sum.zero();
-    const int nb = std::min(blocks(s.n), 1024);
-    reduce_mv_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+    const int nb = std::min(blocks(s.nlocal), 1024);
+    reduce_mv_kernel<<<nb, BLOCK>>>(s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
                                     s.rmass_ptr(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
                                     s.mv_sum.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     double sums[4];
     s.mv_sum.download(sums, 4);
+    if (s.global_sum) s.global_sum(sums, 4);    // several ranks
     return sums[0];
   }
 
   void Engine::scale_velocities(int groupbit, double factor)
   {
     Impl &s = *impl;
-    scale_velocities_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.v[0].get(),
-                                                    s.v[1].get(), s.v[2].get(),
-                                                    static_cast<acc>(factor));
+    scale_velocities_kernel<<<blocks(s.nlocal), BLOCK>>>(s.nlocal, s.mask.get(), groupbit,
+                                                         s.v[0].get(), s.v[1].get(), s.v[2].get(),
+                                                         static_cast<acc>(factor));
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -281,32 +287,36 @@ namespace cuda {
     if (masstotal <= 0.0) return;
     s.mv_sum.resize(4);
     s.mv_sum.zero();
-    const int nb = std::min(blocks(s.n), 1024);
-    reduce_mv_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+    const int nb = std::min(blocks(s.nlocal), 1024);
+    reduce_mv_kernel<<<nb, BLOCK>>>(s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
                                     s.rmass_ptr(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
                                     s.mv_sum.get());
-    zero_momentum_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.v[0].get(),
-                                                 s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
-                                                 1.0 / masstotal, make_int3(x, y, z));
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.sum_over_ranks(s.mv_sum, 4);    // several ranks: the group's global momentum
+    zero_momentum_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.mask.get(), groupbit, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.mv_sum.get(),
+        1.0 / masstotal, make_int3(x, y, z));
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
   void Engine::nve_initial(double dtv, double dtf, int groupbit)
   {
     Impl &s = *impl;
-    nve_initial_kernel<<<blocks(s.n), BLOCK>>>(
-        s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
-        s.f[0].get(), s.f[1].get(), s.f[2].get(), s.type.get(), s.mass.get(), s.rmass_ptr(),
-        static_cast<acc>(dtv), static_cast<acc>(dtf), s.pos.get(), s.mask.get(), groupbit);
+    nve_initial_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.v[0].get(), s.v[1].get(),
+        s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(), s.type.get(), s.mass.get(),
+        s.rmass_ptr(), static_cast<acc>(dtv), static_cast<acc>(dtf), s.pos.get(), s.mask.get(),
+        groupbit);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
   void Engine::nve_final(double dtf, int groupbit)
   {
     Impl &s = *impl;
-    nve_final_kernel<<<blocks(s.n), BLOCK>>>(
-        s.n, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(),
-        s.type.get(), s.mass.get(), s.rmass_ptr(), static_cast<acc>(dtf), s.mask.get(), groupbit);
+    nve_final_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(), s.f[1].get(),
+        s.f[2].get(), s.type.get(), s.mass.get(), s.rmass_ptr(), static_cast<acc>(dtf),
+        s.mask.get(), groupbit);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

@@ -127,8 +127,8 @@ namespace cuda {
 
     // neighbours from the 27 surrounding cells within (cut + skin), special pairs marked
     // or dropped as LAMMPS does; column-major (nbr[k * n + i]) so reads coalesce
-    __global__ void build_neighbors_kernel(int n, const PosType<real> *pos, BoxD box, int3 ncell,
-                                           const int *cell_of, const int *cell_count,
+    __global__ void build_neighbors_kernel(int n, int nlocal, const PosType<real> *pos, BoxD box,
+                                           int3 ncell, const int *cell_of, const int *cell_count,
                                            const int *cell_atoms, const PosType<real> *cell_pos,
                                            int cell_cap, const real *cutneighsq, int ntp1,
                                            const int *nspecial, const int *special, int maxspecial,
@@ -137,6 +137,10 @@ namespace cuda {
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
+      if (i >= nlocal) {    // a ghost row (several ranks): no list, its owner has one
+        nnbr[i] = 0;
+        return;
+      }
       const PosType<real> pi = pos[i];
       const int cell = cell_of[i];
       const int cx = cell % ncell.x, cy = (cell / ncell.x) % ncell.y,
@@ -386,7 +390,7 @@ namespace cuda {
       s.cell_cap = static_cast<int>(
           std::min<long long>(s.status_host[0] + s.status_host[0] / 4 + 4, (long long) s.n + 1));
     }
-    if (s.sort_every > 0 && s.steps_since_sort >= s.sort_every) {
+    if (s.sort_every > 0 && s.steps_since_sort >= s.sort_every && s.nlocal == s.n) {
       sort_atoms();    // reorders every per-atom array; the cell list must be built again
       s.steps_since_sort = 0;
       s.sorts_done++;
@@ -416,6 +420,8 @@ namespace cuda {
       // nbr_cap entries per atom, column-major: 64-bit size (past 2^31 at ~30 M LJ atoms)
       s.nbr.resize((size_t) s.nbr_cap * s.n);
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 1, 0, sizeof(int)));
+      if (s.img_bits && s.nlocal < s.n)
+        throw std::logic_error("mesogpu: a rank's box with ghosts takes no explicit images");
       if (s.img_bits)    // a periodic box below 2 x (cutoff + skin): explicit images
         build_neighbors_images_kernel<<<blocks(s.n), BLOCK>>>(
             s.n, s.pos.get(), box, nc, make_int3(s.img_reach[0], s.img_reach[1], s.img_reach[2]),
@@ -425,8 +431,8 @@ namespace cuda {
             s.nnbr.get(), s.nbr.get(), s.nbr_cap, s.status.get());
       else
         build_neighbors_kernel<<<blocks(s.n), BLOCK>>>(
-            s.n, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(),
-            s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
+            s.n, s.nlocal, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(),
+            s.cell_atoms.get(), s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
             s.maxspecial ? s.nspecial.get() : nullptr, s.maxspecial ? s.special.get() : nullptr,
             s.maxspecial, sflag, s.exclusion_view(), s.nnbr.get(), s.nbr.get(), s.nbr_cap,
             s.status.get());

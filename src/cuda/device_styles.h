@@ -38,6 +38,10 @@ class DeviceFix {
 
  public:
   virtual void device_setup(mesogpu::cuda::Engine &) {}
+  // at setup, after the host fixes' setup forces went up to the device: forces a fix adds
+  // on the device instead of in its host setup (fix langevin/cuda: the setup step's random
+  // forces from the device stream, the same on any number of ranks)
+  virtual void device_setup_forces(mesogpu::cuda::Engine &) {}
   virtual void device_initial_integrate(mesogpu::cuda::Engine &) {}
   // vflag: the step's virial flags (as Modify::post_force gets them)
   virtual void device_post_force(mesogpu::cuda::Engine &, int /*vflag*/) {}

@@ -61,10 +61,11 @@ namespace {
 }    // namespace
 
 void build_device_topology(LAMMPS *lmp, const IndexOf &index_of, bool special, bool bonds,
-                           bool angles, bool dihedrals, DeviceTopology &t)
+                           bool angles, bool dihedrals, DeviceTopology &t, int rows)
 {
   Atom *atom = lmp->atom;
   const int n = atom->nlocal;
+  if (rows < n) rows = n;    // lists for every device row; terms from the owned atoms
   const bool newton_bond = lmp->force->newton_bond != 0;
   const bool tmpl = atom->molecular == Atom::TEMPLATE;
   t = DeviceTopology();
@@ -99,8 +100,8 @@ void build_device_topology(LAMMPS *lmp, const IndexOf &index_of, bool special, b
     }
     if (ms > 0) {
       t.maxspecial = ms;
-      t.nspecial.assign(3 * (size_t) n, 0);
-      t.special.assign((size_t) n * ms, -1);
+      t.nspecial.assign(3 * (size_t) rows, 0);
+      t.special.assign((size_t) rows * ms, -1);
       for (int i = 0; i < n; i++) {
         const Row r = row_of(i);
         if (!r.src || !r.src->nspecial) continue;
@@ -127,16 +128,16 @@ void build_device_topology(LAMMPS *lmp, const IndexOf &index_of, bool special, b
       }
     }
     std::vector<int> &nb = t.nbond;
-    nb.assign(n, 0);
+    nb.assign(rows, 0);
     for (const auto &e : terms) {
       nb[e[0]]++;
       if (newton_bond) nb[e[1]]++;
     }
     int maxbond = 0;
-    for (int i = 0; i < n; i++) maxbond = std::max(maxbond, nb[i]);
+    for (int i = 0; i < rows; i++) maxbond = std::max(maxbond, nb[i]);
     t.maxbond = maxbond;
-    t.bond_partner.assign((size_t) n * maxbond, 0);
-    t.bond_type.assign((size_t) n * maxbond, 0);
+    t.bond_partner.assign((size_t) rows * maxbond, 0);
+    t.bond_type.assign((size_t) rows * maxbond, 0);
     std::fill(nb.begin(), nb.end(), 0);
     for (const auto &e : terms) {
       const size_t a = (size_t) e[0] * maxbond + nb[e[0]]++;
@@ -176,12 +177,12 @@ void build_device_topology(LAMMPS *lmp, const IndexOf &index_of, bool special, b
       else
         fn(e[5]);
     };
-    cnt.assign(n, 0);
+    cnt.assign(rows, 0);
     for (const auto &e : terms) for_each_lister(e, [&](int i) { cnt[i]++; });
     maxn = 0;
-    for (int i = 0; i < n; i++) maxn = std::max(maxn, cnt[i]);
-    atoms.assign((size_t) n * maxn * nper, 0);
-    types.assign((size_t) n * maxn, 0);
+    for (int i = 0; i < rows; i++) maxn = std::max(maxn, cnt[i]);
+    atoms.assign((size_t) rows * maxn * nper, 0);
+    types.assign((size_t) rows * maxn, 0);
     std::fill(cnt.begin(), cnt.end(), 0);
     for (const auto &e : terms)
       for_each_lister(e, [&](int i) {

@@ -38,9 +38,13 @@ struct DeviceTopology {
 using IndexOf = std::function<int(LAMMPS_NS::tagint tag, const char *what, int i)>;
 
 // which parts to build: specials (molecular systems), bonds, angles, dihedrals (each only
-// when the force style exists and the system has such terms)
+// when the force style exists and the system has such terms). rows: the device rows the
+// lists have (-1: the owned atoms; several ranks: owned atoms and ghosts, index_of giving
+// ghost rows too); the terms come from the owned atoms' arrays, so with newton_bond on a
+// ghost row lists the terms an owned atom stores with it
 void build_device_topology(LAMMPS_NS::LAMMPS *lmp, const IndexOf &index_of, bool special,
-                           bool bonds, bool angles, bool dihedrals, DeviceTopology &t);
+                           bool bonds, bool angles, bool dihedrals, DeviceTopology &t,
+                           int rows = -1);
 
 }    // namespace mesogpu
 

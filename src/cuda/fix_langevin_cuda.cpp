@@ -39,6 +39,18 @@ void FixLangevinCuda::device_setup(Engine &engine)
                       std::vector<double>(gfactor2, gfactor2 + atom->ntypes + 1));
 }
 
+void FixLangevinCuda::setup(int vflag)
+{
+  if (device_util::resident_run(lmp)) return;    // device_setup_forces adds them
+  FixLangevin::setup(vflag);
+}
+
+void FixLangevinCuda::device_setup_forces(Engine &engine)
+{
+  compute_target();
+  engine.langevin(groupbit, tsqrt, stream_seed, update->ntimestep);
+}
+
 void FixLangevinCuda::device_post_force(Engine &engine, int)
 {
   compute_target();    // t_target and tsqrt for this step (a ramp over the run)

@@ -13,11 +13,16 @@
 namespace LAMMPS_NS {
 
 // fix langevin with a counter-based random stream per atom and step: the numbers
-// differ from the CPU fix (whose stream depends on the MPI rank), the statistics do not
+// differ from the CPU fix (whose stream depends on the MPI rank), the statistics do not;
+// they follow atom IDs, so a resident run gives the same trajectory on any number of ranks
 class FixLangevinCuda : public FixLangevin, public DeviceFix {
  public:
   FixLangevinCuda(class LAMMPS *lmp, int narg, char **arg);
+  // in a resident run the setup step's random forces come from the device stream
+  // (device_setup_forces), not from the host's per-rank generator
+  void setup(int vflag) override;
   void device_setup(mesogpu::cuda::Engine &engine) override;
+  void device_setup_forces(mesogpu::cuda::Engine &engine) override;
   void device_post_force(mesogpu::cuda::Engine &engine, int vflag) override;
 
  private:

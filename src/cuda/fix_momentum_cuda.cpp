@@ -2,6 +2,7 @@
 
 #include "fix_momentum_cuda.h"
 
+#include "comm.h"
 #include "engine.h"
 #include "error.h"
 #include "group.h"
@@ -12,6 +13,12 @@ using mesogpu::cuda::Engine;
 void FixMomentumCuda::device_setup(Engine &)
 {
   if (rescale) error->all(FLERR, "Fix momentum/cuda does not support 'rescale' yet");
+  // the unwrapped positions need the whole box, which a rank's engine does not hold
+  if (angular && comm->nprocs > 1)
+    error->all(FLERR,
+               "Fix momentum/cuda: 'angular' does not run on several MPI ranks yet (this "
+               "run has {}); use 'linear' or one rank",
+               comm->nprocs);
   masstotal = group->mass(igroup);
 }
 

@@ -1,0 +1,240 @@
+/* mesogpu: owned atoms and ghosts of one MPI rank, and the device half of the ghost
+ * exchange (see engine.h, "several MPI ranks"): gather kernels that pack one swap of
+ * LAMMPS's comm_style brick plan into a contiguous buffer, scatter kernels that unpack it,
+ * with the arithmetic of AtomVec::pack_comm / unpack_comm (x + shift in double) and
+ * unpack_reverse (f += received). The messages themselves are the host's
+ * (src/cuda/device_comm.cpp). */
+
+#include "core/engine_impl.cuh"
+
+#include <stdexcept>
+#include <string>
+
+namespace mesogpu {
+namespace cuda {
+
+  namespace {
+
+    __global__ void pack_positions_kernel(int count, const int *send, const acc *x0, const acc *x1,
+                                          const acc *x2, double3 shift, int shifted, double *buf)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int j = send[k];
+      const double a = static_cast<double>(x0[j]), b = static_cast<double>(x1[j]),
+                   c = static_cast<double>(x2[j]);
+      // AtomVec::pack_comm: x + dx in one addition when the swap crosses a periodic side
+      buf[3 * (size_t) k + 0] = shifted ? a + shift.x : a;
+      buf[3 * (size_t) k + 1] = shifted ? b + shift.y : b;
+      buf[3 * (size_t) k + 2] = shifted ? c + shift.z : c;
+    }
+
+    __global__ void unpack_positions_kernel(int count, int first, const double *buf, acc *x0,
+                                            acc *x1, acc *x2, PosType<real> *pos)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int i = first + k;
+      const acc a = static_cast<acc>(buf[3 * (size_t) k + 0]),
+                b = static_cast<acc>(buf[3 * (size_t) k + 1]),
+                c = static_cast<acc>(buf[3 * (size_t) k + 2]);
+      x0[i] = a;
+      x1[i] = b;
+      x2[i] = c;
+      // the kernels' copy, rounded from acc as the integrators round it
+      pos[i].x = static_cast<real>(a);
+      pos[i].y = static_cast<real>(b);
+      pos[i].z = static_cast<real>(c);
+    }
+
+    // a swap with this rank itself: sources (owned atoms or earlier swaps' ghosts) and the
+    // swap's new ghost rows never overlap
+    __global__ void copy_positions_kernel(int count, const int *send, int first, acc *x0, acc *x1,
+                                          acc *x2, double3 shift, int shifted, PosType<real> *pos)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int j = send[k], i = first + k;
+      const double a = static_cast<double>(x0[j]), b = static_cast<double>(x1[j]),
+                   c = static_cast<double>(x2[j]);
+      const acc ra = static_cast<acc>(shifted ? a + shift.x : a),
+                rb = static_cast<acc>(shifted ? b + shift.y : b),
+                rc = static_cast<acc>(shifted ? c + shift.z : c);
+      x0[i] = ra;
+      x1[i] = rb;
+      x2[i] = rc;
+      pos[i].x = static_cast<real>(ra);
+      pos[i].y = static_cast<real>(rb);
+      pos[i].z = static_cast<real>(rc);
+    }
+
+    __global__ void pack_forces_kernel(int count, int first, const acc *f0, const acc *f1,
+                                       const acc *f2, double *buf)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int i = first + k;
+      buf[3 * (size_t) k + 0] = static_cast<double>(f0[i]);
+      buf[3 * (size_t) k + 1] = static_cast<double>(f1[i]);
+      buf[3 * (size_t) k + 2] = static_cast<double>(f2[i]);
+    }
+
+    // AtomVec::unpack_reverse: f += received; an atom is in a swap's send list once, so
+    // no two threads add to one row
+    __global__ void unpack_add_forces_kernel(int count, const int *send, const double *buf, acc *f0,
+                                             acc *f1, acc *f2)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int j = send[k];
+      f0[j] += static_cast<acc>(buf[3 * (size_t) k + 0]);
+      f1[j] += static_cast<acc>(buf[3 * (size_t) k + 1]);
+      f2[j] += static_cast<acc>(buf[3 * (size_t) k + 2]);
+    }
+
+    __global__ void copy_add_forces_kernel(int count, int first, const int *send, acc *f0, acc *f1,
+                                           acc *f2)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int i = first + k, j = send[k];
+      f0[j] += f0[i];
+      f1[j] += f1[i];
+      f2[j] += f2[i];
+    }
+
+    void check_rows(const Engine::Impl &s, int first, int count, const char *what)
+    {
+      if (count < 0 || first < s.nlocal || (long long) first + count > s.n)
+        throw std::logic_error(std::string("mesogpu: ") + what + ": ghost rows " +
+                               std::to_string(first) + " + " + std::to_string(count) + " outside " +
+                               std::to_string(s.nlocal) + " .. " + std::to_string(s.n));
+    }
+    void check_send(const Engine::Impl &s, int offset, int count, const char *what)
+    {
+      if (count < 0 || offset < 0 || (size_t) offset + count > s.comm_send.size())
+        throw std::logic_error(std::string("mesogpu: ") + what + ": send list entries " +
+                               std::to_string(offset) + " + " + std::to_string(count) +
+                               " outside the plan's " + std::to_string(s.comm_send.size()));
+    }
+
+  }    // namespace
+
+  void Engine::use_device(int dev)
+  {
+    MESOGPU_CUDA_CALL(cudaSetDevice(dev));
+  }
+
+  void Engine::set_owned(int nlocal)
+  {
+    Impl &s = *impl;
+    if (nlocal < 0 || nlocal > s.n)
+      throw std::logic_error("mesogpu: set_owned: " + std::to_string(nlocal) + " owned atoms of " +
+                             std::to_string(s.n));
+    s.nlocal = nlocal;
+    if (nlocal < s.n) s.sort_every = 0;    // ghost rows stay in LAMMPS's order
+  }
+
+  int Engine::owned() const
+  {
+    return impl->nlocal;
+  }
+
+  void Engine::set_global_sum(std::function<void(double *, int)> sum)
+  {
+    impl->global_sum = std::move(sum);
+  }
+
+  void Engine::set_ghost_plan(const std::vector<int> &send_index)
+  {
+    Impl &s = *impl;
+    for (int j : send_index)
+      if (j < 0 || j >= s.n)
+        throw std::logic_error("mesogpu: set_ghost_plan: row " + std::to_string(j) +
+                               " outside the " + std::to_string(s.n) + " rows");
+    AllocLabel label("the ghost exchange plan");
+    s.comm_send.upload(send_index);
+  }
+
+  void Engine::pack_positions(int offset, int count, const double shift[3], bool shifted,
+                              double *buf)
+  {
+    Impl &s = *impl;
+    check_send(s, offset, count, "pack_positions");
+    if (count == 0) return;
+    AllocLabel label("the ghost exchange buffer");
+    if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
+    pack_positions_kernel<<<blocks(count), BLOCK>>>(
+        count, s.comm_send.get() + offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
+        make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.comm_buf.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.comm_buf.download(buf, 3 * (size_t) count);
+  }
+
+  void Engine::unpack_positions(int first, int count, const double *buf)
+  {
+    Impl &s = *impl;
+    check_rows(s, first, count, "unpack_positions");
+    if (count == 0) return;
+    AllocLabel label("the ghost exchange buffer");
+    if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
+    MESOGPU_CUDA_CALL(cudaMemcpy(s.comm_buf.get(), buf, 3 * (size_t) count * sizeof(double),
+                                 cudaMemcpyHostToDevice));
+    unpack_positions_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_buf.get(), s.x[0].get(),
+                                                      s.x[1].get(), s.x[2].get(), s.pos.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::copy_positions(int offset, int count, const double shift[3], bool shifted, int first)
+  {
+    Impl &s = *impl;
+    check_send(s, offset, count, "copy_positions");
+    check_rows(s, first, count, "copy_positions");
+    if (count == 0) return;
+    copy_positions_kernel<<<blocks(count), BLOCK>>>(
+        count, s.comm_send.get() + offset, first, s.x[0].get(), s.x[1].get(), s.x[2].get(),
+        make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.pos.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::pack_forces(int first, int count, double *buf)
+  {
+    Impl &s = *impl;
+    check_rows(s, first, count, "pack_forces");
+    if (count == 0) return;
+    AllocLabel label("the ghost exchange buffer");
+    if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
+    pack_forces_kernel<<<blocks(count), BLOCK>>>(count, first, s.f[0].get(), s.f[1].get(),
+                                                 s.f[2].get(), s.comm_buf.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.comm_buf.download(buf, 3 * (size_t) count);
+  }
+
+  void Engine::unpack_add_forces(int offset, int count, const double *buf)
+  {
+    Impl &s = *impl;
+    check_send(s, offset, count, "unpack_add_forces");
+    if (count == 0) return;
+    AllocLabel label("the ghost exchange buffer");
+    if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
+    MESOGPU_CUDA_CALL(cudaMemcpy(s.comm_buf.get(), buf, 3 * (size_t) count * sizeof(double),
+                                 cudaMemcpyHostToDevice));
+    unpack_add_forces_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset,
+                                                       s.comm_buf.get(), s.f[0].get(), s.f[1].get(),
+                                                       s.f[2].get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::copy_add_forces(int first, int count, int offset)
+  {
+    Impl &s = *impl;
+    check_send(s, offset, count, "copy_add_forces");
+    check_rows(s, first, count, "copy_add_forces");
+    if (count == 0) return;
+    copy_add_forces_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_send.get() + offset,
+                                                     s.f[0].get(), s.f[1].get(), s.f[2].get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+}    // namespace cuda
+}    // namespace mesogpu

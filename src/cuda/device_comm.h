@@ -1,0 +1,54 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   mesogpu - the host half of the ghost exchange of a resident run on several
+   MPI ranks (run_style verlet/cuda): LAMMPS's comm_style brick plan
+   (CommBrickPlan, read after each borders()) run on the device rows. Per swap
+   the device packs one contiguous buffer (core/ghosts.cu), the host sends and
+   receives it (host-staged MPI_Sendrecv) and the device unpacks it; a swap
+   with this rank itself stays on the device. Forward: ghost positions, swaps in
+   order (later swaps send ghosts earlier ones received). Reverse: ghost forces
+   added to their owners, swaps in reverse order (bonded terms with newton_bond
+   on). Also the device choice: node-local rank mod device count.
+------------------------------------------------------------------------- */
+
+#ifndef MESOGPU_DEVICE_COMM_H
+#define MESOGPU_DEVICE_COMM_H
+
+#include "comm_brick_plan.h"
+
+#include <vector>
+
+namespace mesogpu {
+namespace cuda {
+  class Engine;
+}
+}    // namespace mesogpu
+
+namespace LAMMPS_NS {
+
+class DeviceComm : protected Pointers {
+ public:
+  explicit DeviceComm(class LAMMPS *);
+
+  // after comm->borders() and the upload of owned atoms and ghosts: the plan, its send
+  // lists on the device; an error when the ghost count is not the plan's
+  void rebuild(mesogpu::cuda::Engine &engine);
+  // ghosts' positions from their owners (every step without a rebuild)
+  void forward(mesogpu::cuda::Engine &engine);
+  // ghost rows' forces added to their owners' rows
+  void reverse(mesogpu::cuda::Engine &engine);
+
+  // the rank of this process among those of its node (MPI_COMM_TYPE_SHARED)
+  static int node_local_rank(MPI_Comm world);
+  // a resident run on several ranks: a LAMMPS error naming the first style (or setting)
+  // that has no multi-rank device path yet; host_lists: a compute or fix has its own
+  // neighbour list
+  static void check_styles(class LAMMPS *lmp, bool host_lists);
+
+ private:
+  CommBrickPlan plan;
+  std::vector<double> send_buf, recv_buf;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif

@@ -1,0 +1,371 @@
+/* GPU tests of run_style verlet/cuda on several MPI ranks (each rank its own engine; on a
+   test machine all ranks share one GPU). Run under mpirun -np 1, 2 and 4: the run on all
+   ranks is compared with a one-rank device run and a one-rank CPU run of the same input
+   (made on rank 0 over MPI_COMM_SELF): energies, pressure and per-atom forces at step 0,
+   positions and velocities after 200 steps (nve, nvt with momentum, temp/berendsen; fix
+   langevin/cuda, whose random numbers follow atom IDs, against the one-rank device run
+   only). Systems: an LJ liquid and a Kremer-Grest melt (FENE + WCA, chains that cross
+   rank and periodic boundaries), with newton_bond on (ghost forces sent back) and off,
+   and with angles. Also the clean refusals of styles without a multi-rank path. Needs a
+   GPU: exits 77 (ctest "skipped") otherwise. Tolerances depend on MESOGPU_PRECISION: the
+   strict ones (1e-10 at step 0, 1e-8 after 200 steps) need MESOGPU_PRECISION=double. */
+
+#include "atom.h"
+#include "domain.h"
+#include "input.h"
+#include "lammps.h"
+#include "library.h"
+
+#include "gpu_test_util.h"
+#include "mesogpu_cuda.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <mpi.h>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace gpu_test;
+
+namespace {
+
+#if defined(MESOGPU_PREC_DOUBLE)
+// step 0; after 200 steps (chaotic growth of round-off over 200 steps stays far below)
+const double STEP0_TOL = 1e-10, TRAJ_TOL = 1e-8;
+const int TRAJ_STEPS = 200;
+const char *PREC = "double";
+#else
+// float pair arithmetic: a ghost's shifted position and a minimum-image difference round
+// differently, and the difference grows along a chaotic trajectory: fewer steps, looser
+const double STEP0_TOL = 5e-5, TRAJ_TOL = 2e-3;
+const int TRAJ_STEPS = 50;
+#if defined(MESOGPU_PREC_SINGLE)
+const char *PREC = "single";
+#else
+const char *PREC = "mixed";
+#endif
+#endif
+
+int world_rank()
+{
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  return me;
+}
+int world_size()
+{
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+// one LAMMPS instance on a communicator, quiet
+struct Lmp {
+  LAMMPS_NS::LAMMPS *lmp;
+  explicit Lmp(MPI_Comm comm)
+  {
+    LAMMPS_NS::LAMMPS::argv args = {"test", "-log",    "none", "-echo",
+                                    "none", "-screen", "none", "-nocite"};
+    lmp = new LAMMPS_NS::LAMMPS(args, comm);
+  }
+  ~Lmp() { delete lmp; }
+  Lmp(const Lmp &) = delete;
+  Lmp &operator=(const Lmp &) = delete;
+  void cmd(const std::string &s) { lmp->input->one(s); }
+  void cmds(const std::vector<std::string> &v)
+  {
+    for (auto &s : v) cmd(s);
+  }
+  std::string error_of(const std::string &s)
+  {
+    try {
+      cmd(s);
+    } catch (std::exception &e) {
+      return e.what();
+    }
+    return "";
+  }
+  double thermo(const char *what) { return lammps_get_thermo(lmp, what); }
+  // per-atom x, v or f of every atom in atom-ID order, on every rank
+  std::vector<double> gather(const char *name)
+  {
+    std::vector<double> out(3 * (size_t) lmp->atom->natoms);
+    lammps_gather_atoms(lmp, const_cast<char *>(name), 1, 3, out.data());
+    return out;
+  }
+};
+
+// what a run gives: step-0 energies, pressure and forces; positions and velocities later
+struct Result {
+  double pe = 0, press = 0, ebond = 0, eangle = 0;
+  std::vector<double> f0, x, v;
+  double box[3] = {0, 0, 0};
+};
+
+std::string tmpdir()
+{
+  const char *t = std::getenv("TMPDIR");
+  return t ? t : "/tmp";
+}
+
+// a Kremer-Grest melt on a lattice: rows of 20 beads along x (two chains of 10 each),
+// 12 x 12 rows, each row starting at another x so that chains wrap around the periodic
+// boundary; bonds 0.97, rows 1.1 apart (density 0.85); angles along each chain
+std::string write_kg_data(bool with_angles)
+{
+  static std::string paths[2];
+  std::string &path = paths[with_angles ? 1 : 0];
+  if (!path.empty()) return path;
+  int stamp = world_rank() == 0 ? static_cast<int>(getpid()) : 0;
+  MPI_Bcast(&stamp, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  path = tmpdir() + "/mesogpu_multirank_kg_" + std::to_string(stamp) +
+         (with_angles ? "_angles" : "") + ".data";
+  if (world_rank() == 0) {
+    const int nx = 20, ny = 12, nz = 12, len = 10;
+    const double bx = 0.97, by = 1.1;
+    const int natoms = nx * ny * nz, nchains = natoms / len;
+    std::ofstream o(path);
+    o << "Kremer-Grest lattice melt (mesogpu multi-rank test)\n\n"
+      << natoms << " atoms\n"
+      << nchains * (len - 1) << " bonds\n";
+    if (with_angles) o << nchains * (len - 2) << " angles\n";
+    o << "1 atom types\n1 bond types\n"
+      << (with_angles ? "1 angle types\n" : "") << "\n"
+      << "0 " << nx * bx << " xlo xhi\n0 " << ny * by << " ylo yhi\n0 " << nz * by
+      << " zlo zhi\n\nMasses\n\n1 1.0\n\nAtoms # angle\n\n";
+    char line[200];
+    for (int iz = 0; iz < nz; ++iz)
+      for (int iy = 0; iy < ny; ++iy) {
+        const int row = iz * ny + iy, start = (iy + 3 * iz) % nx;
+        for (int k = 0; k < nx; ++k) {
+          const int id = row * nx + k + 1, mol = row * (nx / len) + k / len + 1;
+          snprintf(line, sizeof(line), "%d %d 1 %.6f %.6f %.6f\n", id, mol,
+                   ((start + k) % nx + 0.5) * bx, (iy + 0.5) * by, (iz + 0.5) * by);
+          o << line;
+        }
+      }
+    o << "\nBonds\n\n";
+    int b = 0;
+    for (int r = 0; r < ny * nz; ++r)
+      for (int k = 0; k < nx; ++k)
+        if (k % len != len - 1)
+          o << ++b << " 1 " << r * nx + k + 1 << " " << r * nx + k + 2 << "\n";
+    if (with_angles) o << "\nAngles\n\n";
+    int a = 0;
+    if (with_angles)
+      for (int r = 0; r < ny * nz; ++r)
+        for (int k = 0; k < nx; ++k)
+          if (k % len < len - 2)
+            o << ++a << " 1 " << r * nx + k + 1 << " " << r * nx + k + 2 << " " << r * nx + k + 3
+              << "\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
+enum class System { lj, kg, kg_newton_off, kg_angles };
+
+// the input up to the fixes; dev: the /cuda styles and run_style verlet/cuda
+void build(Lmp &l, System sys, bool dev)
+{
+  if (sys == System::lj) {
+    l.cmds({"units lj", "atom_style atomic", "atom_modify map array", "lattice fcc 0.8442",
+            "region box block 0 8 0 8 0 8", "create_box 1 box", "create_atoms 1 box", "mass 1 1.0",
+            "velocity all create 1.44 87287 mom yes rot no dist gaussian",
+            "pair_style " + S(dev, "lj/cut") + " 2.5", "pair_coeff 1 1 1.0 1.0 2.5"});
+  } else {
+    const bool angles = sys == System::kg_angles;
+    l.cmds({"units lj", std::string("newton on ") + (sys == System::kg_newton_off ? "off" : "on"),
+            "atom_style angle", "atom_modify map array",
+            // every atom of a term an owned atom lists must be owned or a ghost
+            "comm_modify cutoff 3.0", "read_data " + write_kg_data(angles),
+            "velocity all create 1.0 4928459 mom yes rot no dist gaussian",
+            "pair_style " + S(dev, "lj/cut") + " 1.122462048309373",
+            "pair_coeff 1 1 1.0 1.0 1.122462048309373", "pair_modify shift yes",
+            "bond_style " + S(dev, "fene"), "bond_coeff 1 30.0 1.5 1.0 1.0", "special_bonds fene"});
+    if (angles) l.cmds({"angle_style " + S(dev, "cosine/squared"), "angle_coeff 1 1.5 180.0"});
+  }
+  l.cmds({"neighbor 0.3 bin", "neigh_modify every 1 delay 0 check yes", "timestep 0.005",
+          "thermo_style custom step temp pe press ebond eangle", "thermo 50"});
+  if (dev) l.cmd("run_style verlet/cuda");
+}
+
+// step 0 (run 0), then `fixes` and a run of TRAJ_STEPS
+Result run_case(MPI_Comm comm, System sys, bool dev, const std::vector<std::string> &fixes)
+{
+  Lmp l(comm);
+  build(l, sys, dev);
+  Result r;
+  l.cmds({"fix 1 all " + S(dev, "nve"), "run 0 post no"});
+  r.pe = l.thermo("pe");
+  r.press = l.thermo("press");
+  r.ebond = l.thermo("ebond");
+  r.eangle = l.thermo("eangle");
+  r.f0 = l.gather("f");
+  for (const auto &f : fixes) l.cmd(f);
+  l.cmd("run " + std::to_string(TRAJ_STEPS) + " post no");
+  r.x = l.gather("x");
+  r.v = l.gather("v");
+  for (int d = 0; d < 3; ++d) r.box[d] = l.lmp->domain->prd[d];
+  return r;
+}
+
+// max over atoms of the minimum-image position difference, over the largest box edge
+// (positions may be wrapped at different steps on different rank counts)
+double position_diff(const Result &a, const Result &b)
+{
+  if (a.x.size() != b.x.size() || a.x.empty()) return HUGE_VAL;
+  double d = 0, lmax = std::max(a.box[0], std::max(a.box[1], a.box[2]));
+  for (size_t k = 0; k < a.x.size(); ++k) {
+    if (!std::isfinite(a.x[k]) || !std::isfinite(b.x[k])) return HUGE_VAL;
+    const double len = a.box[k % 3];
+    double dx = a.x[k] - b.x[k];
+    dx -= len * std::round(dx / len);
+    d = std::max(d, std::fabs(dx));
+  }
+  return d / lmax;
+}
+
+double rel(double a, double b)
+{
+  if (!std::isfinite(a) || !std::isfinite(b)) return HUGE_VAL;
+  return std::fabs(a - b) / std::max(std::fabs(b), 1e-300);
+}
+
+// the run on every rank against the references of rank 0 (one-rank device; one-rank CPU
+// when cpu); the result of rank 0's checks goes to every rank
+void compare(System sys, const char *name, const std::vector<std::string> &dev_fixes,
+             const std::vector<std::string> &cpu_fixes, bool cpu)
+{
+  const Result many = run_case(MPI_COMM_WORLD, sys, true, dev_fixes);
+  if (world_rank() == 0) {
+    std::vector<std::pair<const char *, Result>> refs;
+    refs.emplace_back("1-rank device", run_case(MPI_COMM_SELF, sys, true, dev_fixes));
+    if (cpu) refs.emplace_back("1-rank CPU", run_case(MPI_COMM_SELF, sys, false, cpu_fixes));
+    for (const auto &ref : refs) {
+      const Result &r = ref.second;
+      const double dpe = rel(many.pe, r.pe), dpress = rel(many.press, r.press);
+      const double deb = std::fabs(many.ebond - r.ebond) / std::max(1.0, std::fabs(r.ebond));
+      const double dea = std::fabs(many.eangle - r.eangle) / std::max(1.0, std::fabs(r.eangle));
+      const double df = max_rel_diff(many.f0, r.f0);
+      const double dx = position_diff(many, r), dv = max_rel_diff(many.v, r.v);
+      printf("[gpu] %s on %d ranks vs %s: step 0 pe %.2e press %.2e ebond %.2e eangle %.2e "
+             "f %.2e; after %d steps x %.2e v %.2e (%s)\n",
+             name, world_size(), ref.first, dpe, dpress, deb, dea, df, TRAJ_STEPS, dx, dv, PREC);
+      EXPECT_LE(dpe, STEP0_TOL) << name << " vs " << ref.first << ": " << many.pe << " " << r.pe;
+      EXPECT_LE(dpress, STEP0_TOL) << name << " vs " << ref.first;
+      EXPECT_LE(deb, STEP0_TOL) << name << " vs " << ref.first;
+      EXPECT_LE(dea, STEP0_TOL) << name << " vs " << ref.first;
+      EXPECT_LE(df, STEP0_TOL) << name << " vs " << ref.first;
+      EXPECT_LE(dx, TRAJ_TOL) << name << " vs " << ref.first;
+      EXPECT_LE(dv, TRAJ_TOL) << name << " vs " << ref.first;
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+}    // namespace
+
+TEST(MultiRank, LJLiquidNVE)
+{
+  compare(System::lj, "LJ nve", {}, {}, true);
+}
+
+TEST(MultiRank, LJLiquidNVTMomentum)
+{
+  compare(
+      System::lj, "LJ nvt + momentum",
+      {"unfix 1", "fix 1 all nvt/cuda temp 1.0 1.0 0.5", "fix 2 all momentum/cuda 25 linear 1 1 1"},
+      {"unfix 1", "fix 1 all nvt temp 1.0 1.0 0.5", "fix 2 all momentum 25 linear 1 1 1"}, true);
+}
+
+TEST(MultiRank, LJLiquidBerendsen)
+{
+  compare(System::lj, "LJ temp/berendsen", {"fix 2 all temp/berendsen/cuda 1.0 1.0 0.5"},
+          {"fix 2 all temp/berendsen 1.0 1.0 0.5"}, true);
+}
+
+// the random forces follow atom IDs and steps: the same on any number of ranks (the CPU
+// fix draws per rank, so no CPU reference)
+TEST(MultiRank, LJLiquidLangevin)
+{
+  compare(System::lj, "LJ langevin", {"fix 2 all langevin/cuda 1.0 1.0 1.0 4321"}, {}, false);
+}
+
+TEST(MultiRank, KremerGrestNewtonBondOn)
+{
+  compare(System::kg, "KG newton_bond on", {}, {}, true);
+}
+
+TEST(MultiRank, KremerGrestNewtonBondOff)
+{
+  compare(System::kg_newton_off, "KG newton_bond off", {}, {}, true);
+}
+
+TEST(MultiRank, KremerGrestAngles)
+{
+  compare(System::kg_angles, "KG + angles", {}, {}, true);
+}
+
+TEST(MultiRank, KremerGrestLangevin)
+{
+  compare(System::kg, "KG langevin", {"fix 2 all langevin/cuda 1.0 1.0 1.0 777"}, {}, false);
+}
+
+// styles without a multi-rank path stop with an error naming them
+TEST(MultiRank, Refusals)
+{
+  if (world_size() < 2) GTEST_SKIP() << "needs several ranks";
+  auto error_of = [](const std::vector<std::string> &setup, const std::string &last) {
+    Lmp l(MPI_COMM_WORLD);
+    build(l, System::lj, true);
+    l.cmds(setup);
+    return l.error_of(last);
+  };
+  std::string m = error_of({"pair_style dpd/cuda 1.0 1.0 34387", "pair_coeff 1 1 25.0 4.5",
+                            "comm_modify vel yes", "fix 1 all nve/cuda"},
+                           "run 0 post no");
+  EXPECT_NE(m.find("pair style dpd/cuda does not run on several MPI ranks yet"), std::string::npos)
+      << m;
+  m = error_of({"fix 1 all nve/cuda", "fix 2 all momentum/cuda 10 angular"}, "run 0 post no");
+  EXPECT_NE(m.find("'angular' does not run on several MPI ranks yet"), std::string::npos) << m;
+  m = error_of({"fix 1 all nve/cuda", "comm_style tiled"}, "run 0 post no");
+  EXPECT_NE(m.find("comm_style tiled"), std::string::npos) << m;
+  m = error_of({"fix 1 all nve/cuda", "compute r all rdf 50",
+                "fix a all ave/time 10 1 10 c_r[*] "
+                "mode vector file /dev/null"},
+               "run 0 post no");
+  EXPECT_NE(m.find("own neighbour list"), std::string::npos) << m;
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (mesogpu::cuda::device_count() == 0) {
+    if (me == 0)
+      printf("SKIPPED: no CUDA device on this machine; gpu tests run on the GPU machine\n");
+    MPI_Finalize();
+    return 77;
+  }
+  if (me == 0)
+    printf("[gpu] device 0: %s, precision %s, %d ranks\n",
+           mesogpu::cuda::device_description(0).c_str(), PREC, world_size());
+  // one report: the other ranks' results reach rank 0 through the exit status
+  if (me != 0)
+    delete ::testing::UnitTest::GetInstance()->listeners().Release(
+        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+  const int rc = RUN_ALL_TESTS();
+  int worst = rc;
+  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return worst;
+}
