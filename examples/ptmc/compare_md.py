@@ -29,6 +29,13 @@ a component slower than the blocks: near the collapse (T ~ 1) one 420,000-sweep 
 was 5 errors off MD and a second seed agreed (README.md); there, use the spread of
 independent seeds.
 
+--runs DIR [DIR ...]: independent ptmc runs (other seeds), each in its own folder with its
+<ptmc>.stats, <ptmc>.energy and dump; MD sample files at the same T are independent MD runs.
+Then the error of each side is the spread of the per-run means, sd / sqrt(runs) (one MD file:
+its block error), which sees every slow component; also printed: each run's mean and block
+error, and the ratio of the observed spread to the typical block error (about 1 when the
+block errors are honest).
+
 --max-z Z: exit 1 if any |z| > Z or (unless --allow-unconverged) any line is flagged. Stops with a message
 naming the problem for a missing or unreadable file, or a T not on the ladder.
 """
@@ -164,6 +171,65 @@ def analyse(x, blocks):
     return m, err, t4, t1, length, ok
 
 
+def spread(means):
+    """mean and its error sd / sqrt(n) of independent run means."""
+    m, v = mean_var(means)
+    return m, math.sqrt(v / len(means))
+
+
+def runs_mode(a):
+    """--runs: the spread of independent runs as the error of each side."""
+    if len(a.runs) < 3:
+        die("--runs needs at least 3 run folders for a spread")
+    by_T = {}
+    for path in a.md:
+        T, pe, rg2, _ = read_md(path)
+        key = next((t for t in by_T if abs(t - T) <= 1e-9 * T), T)
+        by_T.setdefault(key, []).append((path, pe, rg2))
+    worst = 0.0
+    print("# quantity  T  k  MC mean +- err (runs; observed spread / mean block error)"
+          "  MD mean +- err (runs)  z = (MC - MD)/err")
+    for T, mds in sorted(by_T.items()):
+        mc = {"E": [], "Rg^2": []}
+        for d in a.runs:
+            prefix = f"{d.rstrip('/')}/{a.ptmc}"
+            stats = read_stats(prefix)
+            k = [k for k, s in stats.items() if abs(s[0] - T) <= 1e-9 * T]
+            if not k:
+                die(f"T = {T} is not a temperature of {prefix}.stats")
+            k = k[0]
+            first, e = read_energy(prefix, k)
+            mc["E"].append(analyse(e, a.blocks))
+            dump = f"{d.rstrip('/')}/{a.dump}.{k}"
+            try:
+                open(dump).close()
+                mc["Rg^2"].append(analyse(read_dump_rg2(dump, first), a.blocks))
+            except OSError:
+                pass
+        for name, col in (("E", 1), ("Rg^2", 2)):
+            runs = mc[name]
+            if len(runs) < len(a.runs):
+                print(f"#     {name} at T {T:.6g}: a dump is missing in "
+                      f"{len(a.runs) - len(runs)} run(s); not compared")
+                continue
+            m, err = spread([r[0] for r in runs])
+            block = math.sqrt(sum(r[1]**2 for r in runs) / len(runs))
+            md = [analyse(x[col], a.blocks) for x in mds]
+            dm, derr = spread([r[0] for r in md]) if len(md) >= 3 else (md[0][0], md[0][1])
+            if len(md) == 2:
+                dm, derr = (md[0][0] + md[1][0]) / 2, math.hypot(md[0][1], md[1][1]) / 2
+            z = (m - dm) / math.hypot(err, derr)
+            worst = max(worst, abs(z))
+            print(f"{name:5s} {T:.6g} {k:2d}  MC {m:.5f} +- {err:.5f} ({len(runs)} runs; "
+                  f"spread/block {err * math.sqrt(len(runs)) / block:.2f})  MD {dm:.5f} +- "
+                  f"{derr:.5f} ({len(md)} runs)  z = {z:+.2f}")
+            print("#     runs: " + " ".join(f"{r[0]:.4f}+-{r[1]:.4f}" for r in runs))
+            print("#     MD:   " + " ".join(f"{r[0]:.4f}+-{r[1]:.4f}" for r in md))
+    print(f"compare_md.py: max |z| = {worst:.2f} (errors from the spread of runs)")
+    if a.max_z is not None and worst > a.max_z:
+        sys.exit(1)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("md", nargs="+", help="sample files of in.md")
@@ -172,9 +238,14 @@ def main():
     p.add_argument("--blocks", type=int, default=25, help="blocks for the error")
     p.add_argument("--max-z", type=float, default=None)
     p.add_argument("--allow-unconverged", action="store_true")
+    p.add_argument("--runs", nargs="+", default=None,
+                   help="folders of independent ptmc runs (errors from their spread)")
     a = p.parse_args()
     if a.blocks < 4:
         die("--blocks must be >= 4")
+    if a.runs is not None:
+        runs_mode(a)
+        return
     stats = read_stats(a.ptmc)
     worst, flagged = 0.0, 0
     print("# quantity  T  k  MC mean +- err (samples, tau L/4, tau L: per sample)"
