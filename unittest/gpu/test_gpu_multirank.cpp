@@ -177,6 +177,9 @@ void build(Lmp &l, System sys, bool dev)
   if (sys == System::lj) {
     l.cmds({"units lj", "atom_style atomic", "atom_modify map array", "lattice fcc 0.8442",
             "region box block 0 8 0 8 0 8", "create_box 1 box", "create_atoms 1 box", "mass 1 1.0",
+            // off the lattice: a perfect lattice has no forces to compare (the random
+            // displacement follows each atom's coordinates, the same on any rank count)
+            "displace_atoms all random 0.05 0.05 0.05 5813 units box",
             "velocity all create 1.44 87287 mom yes rot no dist gaussian",
             "pair_style " + S(dev, "lj/cut") + " 2.5", "pair_coeff 1 1 1.0 1.0 2.5"});
   } else {
