@@ -169,18 +169,35 @@ std::string write_kg_data(bool with_angles)
   return path;
 }
 
+// an LJ liquid: fcc lattice moved off its sites, velocities at T = 1.44, made once on rank 0
+// and read by every run: create_atoms numbers atoms by rank, so a lattice made on 4 ranks
+// would be another system (other IDs, other velocities) than the one-rank references
+std::string write_lj_data()
+{
+  static std::string path;
+  if (!path.empty()) return path;
+  int stamp = world_rank() == 0 ? static_cast<int>(getpid()) : 0;
+  MPI_Bcast(&stamp, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  path = tmpdir() + "/mesogpu_multirank_lj_" + std::to_string(stamp) + ".data";
+  if (world_rank() == 0) {
+    Lmp l(MPI_COMM_SELF);
+    l.cmds({"units lj", "atom_style atomic", "lattice fcc 0.8442", "region box block 0 8 0 8 0 8",
+            "create_box 1 box", "create_atoms 1 box", "mass 1 1.0",
+            "displace_atoms all random 0.05 0.05 0.05 5813 units box",
+            "velocity all create 1.44 87287 mom yes rot no dist gaussian",
+            "write_data " + path});
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
 enum class System { lj, kg, kg_newton_off, kg_angles };
 
 // the input up to the fixes; dev: the /cuda styles and run_style verlet/cuda
 void build(Lmp &l, System sys, bool dev)
 {
   if (sys == System::lj) {
-    l.cmds({"units lj", "atom_style atomic", "atom_modify map array", "lattice fcc 0.8442",
-            "region box block 0 8 0 8 0 8", "create_box 1 box", "create_atoms 1 box", "mass 1 1.0",
-            // off the lattice: a perfect lattice has no forces to compare (the random
-            // displacement follows each atom's coordinates, the same on any rank count)
-            "displace_atoms all random 0.05 0.05 0.05 5813 units box",
-            "velocity all create 1.44 87287 mom yes rot no dist gaussian",
+    l.cmds({"units lj", "atom_style atomic", "atom_modify map array", "read_data " + write_lj_data(),
             "pair_style " + S(dev, "lj/cut") + " 2.5", "pair_coeff 1 1 1.0 1.0 2.5"});
   } else {
     const bool angles = sys == System::kg_angles;
