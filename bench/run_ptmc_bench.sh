@@ -10,7 +10,8 @@
 #   PTMC_CPU_SECONDS (default 20; quick 5): rough time of a one-core run (sets its sweeps;
 #   the R-rank run does R times as many, the GPU run PTMC_GPU_FACTOR (default 200) times as
 #   many, at least 20), BENCH_CPU_RANKS (default 16; 0 skips), MPIRUN (default mpirun).
-#   MESOGPU_PTMC_THREADS (threads per block) is passed through to the GPU runs.
+#   MESOGPU_PTMC_THREADS (threads per block), MESOGPU_PTMC_KERNEL (auto|warp|block) and
+#   MESOGPU_PTMC_WARPS (replicas per block of the warp kernel) pass through to the GPU runs.
 set -uo pipefail
 LMP="$1"
 OUT="$2"

@@ -9,6 +9,8 @@
 
 #include "comm.h"
 #include "error.h"
+#include "input.h"
+#include "variable.h"
 
 #ifdef MESOGPU_HAVE_CUDA
 #include "mc/ptmc_device.h"
@@ -53,6 +55,12 @@ void PTMC::run_gpu()
     error->one(FLERR, "ptmc gpu yes: {}", e.what());
   }
   if (comm->me == 0) utils::logmesg(lmp, "ptmc: on the GPU, {}\n", dev->describe());
+  {    // internal variable ptmc_gpu_npl: monomers per lane of the one-warp-per-replica kernel,
+       // 0 for one block per replica (which kernel ran: tests, benchmarks)
+    Variable *v = input->variable;
+    if (v->find("ptmc_gpu_npl") < 0) v->set("ptmc_gpu_npl internal 0");
+    v->internal_set(v->find("ptmc_gpu_npl"), dev->monomers_per_lane());
+  }
 
   // the sweeps after which the host changes what the device runs or reads its positions
   auto barrier = [&](bigint c) {

@@ -1,24 +1,41 @@
-/* mesogpu: parallel-tempering Monte Carlo sweeps on the GPU (command ptmc, gpu yes).
+/* mesogpu: parallel-tempering Monte Carlo sweeps on the GPU (command ptmc, gpu yes): the
+ * host side (model upload, kernel choice, launches) and the long-chain kernel.
  *
- * One thread block per replica runs that replica's trials in order (the Markov chain is
- * sequential); the threads share out the all-pairs sum over j of the displaced monomer i,
- * its old and new pair energy at once, reduced by warp shuffles and one shared-memory step
- * in a fixed order (deterministic). Thread 0 adds the bonds, decides (Metropolis with the
- * same Philox numbers as the CPU) and moves the monomer. The replica's positions (and the
- * atom types) sit in shared memory when they fit, in global memory otherwise.
+ * Two kernels, each running every replica's trials in order (the Markov chain is
+ * sequential, so a replica's speed is the latency of one trial):
+ * - chains up to WARP_AUTO_N = 128 monomers: ONE WARP PER REPLICA, 4 replicas per block
+ *   (ptmc_warp.cu: no block barrier in a trial, random numbers drawn 32 trials at a time,
+ *   model in shared memory, 1 .. 4 monomers per lane);
+ * - longer chains: ONE THREAD BLOCK PER REPLICA (below): the threads share out the
+ *   all-pairs sum over j of the displaced monomer i, its old and new pair energy at once,
+ *   reduced by warp shuffles and one shared-memory step in a fixed order (deterministic).
+ *   Thread 0 adds the bonds, decides (Metropolis with the same Philox numbers as the CPU)
+ *   and moves the monomer. The replica's positions (and the atom types) sit in shared
+ *   memory when they fit, in global memory otherwise.
+ * Measured before the warp kernel existed (H100, bench/run_ptmc_bench.sh): the block kernel
+ * takes ~3.7 us per trial for 30- to 300-mers alike (two __syncthreads, two Philox
+ * evaluations and thread 0's serial tail per trial), so short chains gain most from a
+ * cheaper trial; the warp kernel's pair work grows as n / 32 per lane, the block's is hidden
+ * behind its fixed cost up to a few hundred monomers: the crossover, guessed from that
+ * cost model and not yet measured, lies between 128 and a few hundred monomers.
+ * MESOGPU_PTMC_KERNEL = auto | warp | block forces one (warp: n <= 256), MESOGPU_PTMC_WARPS
+ * (1 .. 16) sets the replicas per block of the warp kernel, MESOGPU_PTMC_THREADS (32 .. 512)
+ * the threads per block and MESOGPU_PTMC_SHARED=0 global-memory positions of the block kernel.
  *
  * Same Markov chain as the CPU: the trial move, the pair and bond energies and the
- * decisions are the functions of src/physics/ptmc.h in double precision. This file is
- * compiled with -fmad=false (cuda/CMakeLists.txt): no fused multiply-adds, so each pair
+ * decisions are the functions of src/physics/ptmc.h in double precision. Both kernel files
+ * are compiled with -fmad=false (cuda/CMakeLists.txt): no fused multiply-adds, so each pair
  * energy and each proposed position is bit for bit the host's; only the order of the
  * pair sum differs (energies agree to rounding, ~1e-14 relative). A decision could differ
  * only where u lies within that rounding of exp(-beta dE). */
 
 #include "core/device_array.cuh"
 #include "mc/ptmc_device.h"
+#include "mc/ptmc_kernels.cuh"
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 namespace mesogpu {
 namespace cuda {
@@ -26,26 +43,16 @@ namespace cuda {
   using namespace physics;
   using detail::AllocLabel;
   using detail::DeviceArray;
+  using ptmc_detail::SweepArgs;
+  using ptmc_detail::WarpLayout;
 
   namespace {
 
     constexpr int MAX_THREADS = 512;
     constexpr int MAX_SWEEPS = 1000;    // per run() call: the size of the output buffers
-
-    struct SweepArgs {
-      PtmcModel m;    // device pointers
-      double *x;      // [M][3n]
-      double *energy;
-      const double *beta, *delta;
-      uint32_t seed;
-      long long sweep0, nequil;
-      int nsweeps, sample_every, M;
-      const int *chain_start, *chain_members;
-      int nchains;
-      double *chain_rg2;    // [M][nchains] scratch
-      int *acc_out;
-      double *e_out, *rg2_out;
-    };
+    // chains up to this length run one warp per replica (ptmc_warp.cu), longer ones one
+    // block per replica (doc/ptmc.md, "GPU": the reasoning)
+    constexpr int WARP_AUTO_N = 128;
 
     template <bool SHARED> __global__ void __launch_bounds__(MAX_THREADS) ptmc_sweeps(SweepArgs a)
     {
@@ -169,7 +176,42 @@ namespace cuda {
     DeviceArray<double> x, energy, beta, delta, chain_rg2;
     DeviceArray<int> acc_out;
     DeviceArray<double> e_out, rg2_out;
+    // the warp kernel (ptmc_warp.cu): npl monomers per lane, wpb warps (replicas) per block
+    bool warp = false;
+    int npl = 0, wpb = 0;
+    WarpLayout layout{};
+    DeviceArray<unsigned char> code;
+    DeviceArray<double> wtab;
   };
+
+  namespace {
+
+    // the warp kernel's special-pair table: code[i n + j] indexes wtab, the LJ weight of pair
+    // (i, j) as ptmc_special finds it (its first entry in i's list), wtab[0] = 1 (not
+    // special); false if more than 256 distinct weights
+    bool special_codes(const PtmcModel &m, std::vector<unsigned char> &code,
+                       std::vector<double> &wtab)
+    {
+      const int n = m.n;
+      code.assign((size_t) n * n, 0);
+      wtab.assign(1, 1.0);
+      std::vector<char> seen((size_t) n * n, 0);
+      for (int i = 0; i < n; ++i)
+        for (int s = m.special_start[i]; s < m.special_start[i + 1]; ++s) {
+          const size_t ij = (size_t) i * n + m.special_partner[s];
+          if (seen[ij]) continue;
+          seen[ij] = 1;
+          const double w = m.special_weight[s];
+          size_t c = 0;
+          while (c < wtab.size() && std::memcmp(&wtab[c], &w, sizeof(double)) != 0) ++c;
+          if (c == wtab.size()) wtab.push_back(w);
+          if (c > 255) return false;
+          code[ij] = (unsigned char) c;
+        }
+      return true;
+    }
+
+  }    // namespace
 
   PtmcDevice::PtmcDevice(const PtmcModel &m, const std::vector<int> &chain_start,
                          const std::vector<int> &chain_members, int M, uint32_t seed) :
@@ -236,6 +278,63 @@ namespace cuda {
     if (d.shared)
       MESOGPU_CUDA_CALL(cudaFuncSetAttribute(
           ptmc_sweeps<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) d.smem_bytes));
+
+    // the kernel: one warp per replica up to WARP_AUTO_N monomers, one block per replica
+    // beyond (doc/ptmc.md, "GPU"); MESOGPU_PTMC_KERNEL = auto | warp | block forces one,
+    // MESOGPU_PTMC_WARPS (1 .. 16, default 4) sets the warps (replicas) per block
+    std::string kernel = "auto";
+    if (const char *env = std::getenv("MESOGPU_PTMC_KERNEL")) kernel = env;
+    if (kernel != "auto" && kernel != "warp" && kernel != "block")
+      throw std::runtime_error("mesogpu: MESOGPU_PTMC_KERNEL=" + kernel +
+                               " (allowed: auto, warp, block)");
+    d.wpb = 4;
+    if (const char *env = std::getenv("MESOGPU_PTMC_WARPS")) {
+      const int v = std::atoi(env);
+      if (v < 1 || v > ptmc_detail::WARP_MAX_WARPS)
+        throw std::runtime_error("mesogpu: MESOGPU_PTMC_WARPS=" + std::string(env) +
+                                 " (allowed: 1 to " + std::to_string(ptmc_detail::WARP_MAX_WARPS) +
+                                 ")");
+      d.wpb = v;
+    }
+    d.wpb = std::min(d.wpb, M);
+    std::string why_not;    // why the warp kernel cannot take this model ("": it can)
+    std::vector<unsigned char> code;
+    std::vector<double> wtab;
+    int max_bonds = 0;
+    for (int i = 0; i < n; ++i)
+      max_bonds = std::max(max_bonds, m.bond_start[i + 1] - m.bond_start[i]);
+    if (n > ptmc_detail::WARP_MAX_N)
+      why_not = "more than " + std::to_string(ptmc_detail::WARP_MAX_N) + " monomers";
+    else if (max_bonds > 32)
+      why_not = "a monomer with more than 32 bonds";
+    else if (!special_codes(m, code, wtab))
+      why_not = "more than 256 distinct special_bonds lj weights";
+    else {
+      d.layout = ptmc_detail::warp_layout(n, (int) wtab.size(), (nt + 1) * (nt + 1), nbondtypes + 1,
+                                          m.bond_start[n], d.wpb);
+      if (d.layout.bytes > (size_t) optin)
+        why_not = "needs " + std::to_string(d.layout.bytes) +
+                  " bytes of shared memory per block, " + "the device allows " +
+                  std::to_string(optin);
+    }
+    if (kernel == "warp" && !why_not.empty())
+      throw std::runtime_error("mesogpu: MESOGPU_PTMC_KERNEL=warp: the warp kernel cannot run " +
+                               std::string("this model: ") + why_not);
+    d.warp = why_not.empty() && (kernel == "warp" || (kernel == "auto" && n <= WARP_AUTO_N));
+    if (d.warp) {
+      d.npl = 1;
+      while (32 * d.npl < n) d.npl *= 2;
+      d.code.upload(code);
+      d.wtab.upload(wtab);
+      d.layout.code = d.code.get();
+      d.layout.wtab = d.wtab.get();
+      ptmc_detail::warp_set_smem(d.npl, d.layout.bytes);
+    }
+  }
+
+  int PtmcDevice::monomers_per_lane() const
+  {
+    return impl->warp ? impl->npl : 0;
   }
 
   PtmcDevice::~PtmcDevice() = default;
@@ -285,11 +384,15 @@ namespace cuda {
     a.acc_out = d.acc_out.get();
     a.e_out = d.e_out.get();
     a.rg2_out = d.rg2_out.get();
-    if (d.shared)
-      ptmc_sweeps<true><<<d.M, d.threads, d.smem_bytes>>>(a);
-    else
-      ptmc_sweeps<false><<<d.M, d.threads>>>(a);
-    MESOGPU_CUDA_LAUNCH_CHECK();
+    if (d.warp)
+      ptmc_detail::warp_launch(d.npl, d.wpb, a, d.layout);
+    else {
+      if (d.shared)
+        ptmc_sweeps<true><<<d.M, d.threads, d.smem_bytes>>>(a);
+      else
+        ptmc_sweeps<false><<<d.M, d.threads>>>(a);
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
     d.acc_out.download(acc, (size_t) L * d.M);
     d.e_out.download(energy, (size_t) L * d.M);
     d.rg2_out.download(rg2, (size_t) L * d.M);
@@ -297,6 +400,10 @@ namespace cuda {
 
   std::string PtmcDevice::describe() const
   {
+    if (impl->warp)
+      return std::to_string(impl->M) + " replicas of one warp each, " + std::to_string(impl->wpb) +
+             " warps per block, " + std::to_string(impl->npl) +
+             " monomer(s) per lane, positions and model in shared memory, double precision";
     return std::to_string(impl->M) + " blocks of " + std::to_string(impl->threads) +
            " threads, positions in " + (impl->shared ? "shared" : "global") +
            " memory, double precision";

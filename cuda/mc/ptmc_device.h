@@ -1,6 +1,7 @@
 /* mesogpu: host interface of the parallel-tempering Monte Carlo sweeps on the GPU (command
    ptmc, keyword gpu yes). Plain C++ (no CUDA headers): src/ptmc_gpu.cpp includes it with g++.
-   All replicas stay resident on the device, one thread block per replica; the physics is
+   All replicas stay resident on the device, one warp per replica for chains up to 128
+   monomers (several replicas per block), one thread block per replica beyond; the physics is
    src/physics/ptmc.h, the same MESO_HD functions and Philox counters as the CPU path, in
    double precision in every build (MESOGPU_PRECISION does not apply), so the device follows
    the CPU's Markov chain. Swaps, tuning, statistics and files stay on the host. */
@@ -39,8 +40,12 @@ namespace cuda {
     // (c - nequil) % sample_every == 0, the chain-mean Rg^2 (other rows of rg2 undefined).
     void run(int64_t sweep0, int L, const double *beta, const double *delta, int64_t nequil,
              int sample_every, int *acc, double *energy, double *rg2);
-    // threads per block, where the positions live (shared or global memory)
+    // the kernel: threads per block and where the positions live (shared or global memory),
+    // or one warp per replica
     std::string describe() const;
+    // monomers per lane of the one-warp-per-replica kernel (1, 2, 4, 8), 0 for the
+    // one-block-per-replica kernel
+    int monomers_per_lane() const;
 
    private:
     struct Impl;

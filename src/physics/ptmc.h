@@ -104,12 +104,18 @@ namespace physics {
     return 1.0;
   }
 
-  // pair energy of monomer i at position xi with monomer j (at x[3j..3j+2])
-  MESO_HD double ptmc_pair_ij(const PtmcModel &m, const double *x, int i, const double xi[3], int j)
+  // squared minimum-image distance of position xi from monomer j (at x[3j..3j+2])
+  MESO_HD double ptmc_dist2(const PtmcModel &m, const double *x, const double xi[3], int j)
   {
     double d[3] = {xi[0] - x[3 * j], xi[1] - x[3 * j + 1], xi[2] - x[3 * j + 2]};
     ptmc_min_image(m, d);
-    const double rsq = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  }
+
+  // pair energy of monomer i at position xi with monomer j (at x[3j..3j+2])
+  MESO_HD double ptmc_pair_ij(const PtmcModel &m, const double *x, int i, const double xi[3], int j)
+  {
+    const double rsq = ptmc_dist2(m, x, xi, j);
     const PtmcLJ &p = m.lj[m.type[i] * (m.ntypes + 1) + m.type[j]];
     if (!(rsq < p.cutsq)) return 0.0;
     const double w = ptmc_special(m, i, j);
@@ -121,10 +127,7 @@ namespace physics {
   MESO_HD bool ptmc_bond_k(const PtmcModel &m, const double *x, const double xi[3], int k,
                            double &e)
   {
-    const int j = m.bond_partner[k];
-    double d[3] = {xi[0] - x[3 * j], xi[1] - x[3 * j + 1], xi[2] - x[3 * j + 2]};
-    ptmc_min_image(m, d);
-    return ptmc_fene_energy(d[0] * d[0] + d[1] * d[1] + d[2] * d[2], m.fene[m.bond_type[k]], e);
+    return ptmc_fene_energy(ptmc_dist2(m, x, xi, m.bond_partner[k]), m.fene[m.bond_type[k]], e);
   }
 
   // all interactions of monomer i placed at xi (the others at x); false if a bond breaks

@@ -11,6 +11,14 @@
      swaps every 5, samples every 3, a dump), several chains, fene/expand (the Gross model)
      with specials 0 1 1, positions in global instead of shared memory
      (MESOGPU_PTMC_SHARED=0), 64 and 512 threads per block (MESOGPU_PTMC_THREADS);
+   - both kernels (internal variable ptmc_gpu_npl says which ran: monomers per lane of the
+     one-warp-per-replica kernel, 0 for one block per replica): the warp kernel by default
+     for the 30-mer (1 monomer per lane), the three 20-mers (2), a 100-mer (4) and, forced
+     (MESOGPU_PTMC_KERNEL=warp), a 200-mer (8); 1, 3 (a block with an idle warp) and 16
+     warps per block (MESOGPU_PTMC_WARPS); the block kernel by default for the 300-mer and
+     forced for the 30-mer and the 20-mers; the 30-mer through both kernels gives the same
+     positions bit for bit; bad MESOGPU_PTMC_KERNEL / MESOGPU_PTMC_WARPS values and a forced
+     warp kernel for a 300-mer are LAMMPS errors;
    - the chain is not trivial: acceptance in (0.05, 0.95), some swaps accepted, and another
      seed on the GPU gives other positions;
    - restart: N sweeps on the GPU == N/2 + write + read + N/2 on the GPU (restart files equal
@@ -139,6 +147,7 @@ struct Outcome {
   std::vector<double> acc, swap, rg2, mean_e;
   Restart rst;
   std::vector<double> energy_file, dump;
+  double npl = -1;    // ptmc_gpu_npl of a GPU run
 };
 
 const int M = 8;
@@ -161,6 +170,7 @@ Outcome run_ptmc(const std::string &data, bool gross, bool gpu, const std::strin
     o.mean_e.push_back(s.variable(("ptmc_mean_e_" + ks).c_str()));
     if (k < M) o.swap.push_back(s.variable(("ptmc_swap_" + ks).c_str()));
   }
+  if (gpu) o.npl = s.variable("ptmc_gpu_npl");
   o.rst = read_restart(p + ".rst");
   o.energy_file = numbers(p + ".energy");
   o.dump = numbers(p + ".dump.1");
@@ -208,27 +218,75 @@ class Env {
 TEST(GpuPtmc, SameChain30mer)
 {
   const std::string data = write_data(1, 30, 20.0, 11, 2);
-  compare(run_ptmc(data, false, false, "c30"), run_ptmc(data, false, true, "g30"));
+  const Outcome cpu = run_ptmc(data, false, false, "c30");
+  const Outcome warp = run_ptmc(data, false, true, "g30");
+  EXPECT_EQ(warp.npl, 1) << "the 30-mer runs one warp per replica by default";
+  compare(cpu, warp);
+  Outcome block;
+  {
+    Env k("MESOGPU_PTMC_KERNEL", "block");
+    block = run_ptmc(data, false, true, "g30_block");
+  }
+  EXPECT_EQ(block.npl, 0) << "MESOGPU_PTMC_KERNEL=block";
+  compare(cpu, block);
+  // the two kernels: the same chain, bit for bit
+  EXPECT_EQ(warp.acc, block.acc);
+  EXPECT_EQ(warp.rst.tindex, block.rst.tindex);
+  EXPECT_EQ(warp.rst.x, block.rst.x) << "positions of the warp and block kernels";
 }
 
 TEST(GpuPtmc, SameChain300mer)
 {
   const std::string data = write_data(1, 300, 40.0, 12, 2);
-  compare(run_ptmc(data, false, false, "c300"), run_ptmc(data, false, true, "g300"));
+  const Outcome gpu = run_ptmc(data, false, true, "g300");
+  EXPECT_EQ(gpu.npl, 0) << "the 300-mer runs one block per replica";
+  compare(run_ptmc(data, false, false, "c300"), gpu);
+}
+
+TEST(GpuPtmc, SameChainWarp100merAnd200mer)
+{
+  {
+    const std::string data = write_data(1, 100, 30.0, 16, 2);
+    const Outcome gpu = run_ptmc(data, false, true, "g100");
+    EXPECT_EQ(gpu.npl, 4) << "the 100-mer runs one warp per replica, 4 monomers per lane";
+    compare(run_ptmc(data, false, false, "c100"), gpu);
+  }
+  const std::string data = write_data(1, 200, 40.0, 17, 2);
+  const Outcome cpu = run_ptmc(data, false, false, "c200");
+  Env k("MESOGPU_PTMC_KERNEL", "warp");
+  Env w("MESOGPU_PTMC_WARPS", "16");
+  const Outcome gpu = run_ptmc(data, false, true, "g200");
+  EXPECT_EQ(gpu.npl, 8) << "MESOGPU_PTMC_KERNEL=warp: 8 monomers per lane";
+  compare(cpu, gpu);
 }
 
 TEST(GpuPtmc, SameChainGrossModelSeveralChains)
 {
   const std::string data = write_data(3, 20, 12.0, 13, 1, 0.8, 0.15);    // FENE 0.4 .. 1.0
   const Outcome cpu = run_ptmc(data, true, false, "cg");
-  compare(cpu, run_ptmc(data, true, true, "gg"));
+  {
+    const Outcome gpu = run_ptmc(data, true, true, "gg");
+    EXPECT_EQ(gpu.npl, 2) << "60 monomers: one warp per replica, 2 monomers per lane";
+    compare(cpu, gpu);
+  }
+  for (const char *wpb : {"1", "3"}) {    // 3: 8 replicas in 3 blocks, one warp idle
+    Env w("MESOGPU_PTMC_WARPS", wpb);
+    const Outcome gpu = run_ptmc(data, true, true, std::string("gg_w") + wpb);
+    EXPECT_EQ(gpu.npl, 2);
+    compare(cpu, gpu);
+  }
+  Env k("MESOGPU_PTMC_KERNEL", "block");
   {
     Env g("MESOGPU_PTMC_SHARED", "0");
-    compare(cpu, run_ptmc(data, true, true, "gg_global"));
+    const Outcome gpu = run_ptmc(data, true, true, "gg_global");
+    EXPECT_EQ(gpu.npl, 0);
+    compare(cpu, gpu);
   }
   {
     Env t("MESOGPU_PTMC_THREADS", "512");
-    compare(cpu, run_ptmc(data, true, true, "gg_512"));
+    const Outcome gpu = run_ptmc(data, true, true, "gg_512");
+    EXPECT_EQ(gpu.npl, 0);
+    compare(cpu, gpu);
   }
 }
 
@@ -239,6 +297,30 @@ TEST(GpuPtmc, SameChainGlobalMemoryAndThreads300mer)
   Env g("MESOGPU_PTMC_SHARED", "0");
   Env t("MESOGPU_PTMC_THREADS", "64");
   compare(cpu, run_ptmc(data, false, true, "g300b"));
+}
+
+TEST(GpuPtmc, KernelSettingsRefused)
+{
+  const std::string d30 = write_data(1, 30, 20.0, 11, 2), d300 = write_data(1, 300, 40.0, 12, 2);
+  auto error = [&](const std::string &data) {
+    LmpSession s;
+    setup(s, data, false);
+    return s.error_of("ptmc 2 temp geom 0.6 2.5 4 seed 3 gpu yes");
+  };
+  {
+    Env k("MESOGPU_PTMC_KERNEL", "fast");
+    EXPECT_NE(error(d30).find("MESOGPU_PTMC_KERNEL=fast"), std::string::npos) << error(d30);
+  }
+  {
+    Env w("MESOGPU_PTMC_WARPS", "17");
+    EXPECT_NE(error(d30).find("MESOGPU_PTMC_WARPS=17"), std::string::npos) << error(d30);
+  }
+  {
+    Env k("MESOGPU_PTMC_KERNEL", "warp");
+    const std::string e = error(d300);
+    EXPECT_NE(e.find("more than 256 monomers"), std::string::npos) << e;
+  }
+  EXPECT_EQ(error(d300), "");    // the same run with the default kernel
 }
 
 TEST(GpuPtmc, OtherSeedOtherChain)
