@@ -34,6 +34,29 @@ endif()
 string(REGEX MATCHALL "\n(E|Rg\\^2) +[0-9.]+ +[0-9]+ +MC" rows "${o}")
 list(LENGTH rows nrows)
 require_range("compare_md.py: compared rows" ${nrows} 4 4)
+string(REGEX MATCH "\nE +0\\.503[0-9]* +4 +MC (-?[0-9.]+)" m "${o}")
+set(e4_single "${CMAKE_MATCH_1}")
+
+# --runs: three folders holding copies of this one run must give its mean (spread 0), and
+# fewer than three folders are refused
+foreach(r r1 r2 r3)
+  file(MAKE_DIRECTORY ${WORK_DIR}/${r})
+  file(GLOB run_files ${WORK_DIR}/ptmc.stats ${WORK_DIR}/ptmc.energy ${WORK_DIR}/chain.*)
+  file(COPY ${run_files} DESTINATION ${WORK_DIR}/${r})
+endforeach()
+execute_process(COMMAND ${PYTHON} compare_md.py md.4.samples --runs r1 r2 r3 --blocks 10
+  WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+message("${o}${e}")
+string(REGEX MATCH "\nE +0\\.503[0-9]* +4 +MC (-?[0-9.]+) \\+- ([0-9.]+) \\(3 runs" m "${o}")
+if(NOT rc EQUAL 0 OR NOT m OR NOT "${CMAKE_MATCH_1}" STREQUAL "${e4_single}" OR NOT CMAKE_MATCH_2 EQUAL 0)
+  message(FATAL_ERROR "compare_md.py --runs: three copies of one run must give its <E> at T_4 "
+    "(${e4_single}) with spread 0, got '${m}' (exit ${rc})")
+endif()
+execute_process(COMMAND ${PYTHON} compare_md.py md.4.samples --runs r1 r2
+  WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+if(rc EQUAL 0 OR NOT "${o}${e}" MATCHES "at least 3 run folders")
+  message(FATAL_ERROR "compare_md.py --runs with two folders must stop with a message (${o}${e})")
+endif()
 
 execute_process(COMMAND ${PYTHON} plot_ptmc.py --md ${mdfiles} -o ptmc_test.svg
   WORKING_DIRECTORY ${WORK_DIR} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
