@@ -365,9 +365,9 @@ namespace cuda {
       std::vector<int> newtype;    // ntypes + 1: a captured monomer's new type
     };
     struct ChainGrowthResult {
-      int made = 0;              // bonds made (monomers captured)
-      bool rebuilt = false;      // the neighbour list was rebuilt for the step
-      BondEditResult edit;       // what insert_bonds did with them
+      int made = 0;            // bonds made (monomers captured)
+      bool rebuilt = false;    // the neighbour list was rebuilt for the step
+      BondEditResult edit;     // what insert_bonds did with them
     };
     ChainGrowthResult chain_growth_step(const ChainGrowth &p);
     // the atom types in LAMMPS order (n values; chain growth may change them)

@@ -184,8 +184,7 @@ std::string write_lj_data()
     l.cmds({"units lj", "atom_style atomic", "lattice fcc 0.8442", "region box block 0 8 0 8 0 8",
             "create_box 1 box", "create_atoms 1 box", "mass 1 1.0",
             "displace_atoms all random 0.05 0.05 0.05 5813 units box",
-            "velocity all create 1.44 87287 mom yes rot no dist gaussian",
-            "write_data " + path});
+            "velocity all create 1.44 87287 mom yes rot no dist gaussian", "write_data " + path});
   }
   MPI_Barrier(MPI_COMM_WORLD);
   return path;
@@ -197,8 +196,9 @@ enum class System { lj, kg, kg_newton_off, kg_angles };
 void build(Lmp &l, System sys, bool dev)
 {
   if (sys == System::lj) {
-    l.cmds({"units lj", "atom_style atomic", "atom_modify map array", "read_data " + write_lj_data(),
-            "pair_style " + S(dev, "lj/cut") + " 2.5", "pair_coeff 1 1 1.0 1.0 2.5"});
+    l.cmds({"units lj", "atom_style atomic", "atom_modify map array",
+            "read_data " + write_lj_data(), "pair_style " + S(dev, "lj/cut") + " 2.5",
+            "pair_coeff 1 1 1.0 1.0 2.5"});
   } else {
     const bool angles = sys == System::kg_angles;
     l.cmds({"units lj", std::string("newton on ") + (sys == System::kg_newton_off ? "off" : "on"),
