@@ -132,60 +132,53 @@ namespace physics {
     const bool dj = p_j[0] != Real(0) || p_j[1] != Real(0) || p_j[2] != Real(0);
     const Real a = p_i[0] * r_ij[0] + p_i[1] * r_ij[1] + p_i[2] * r_ij[2];
     const Real b = p_j[0] * r_ij[0] + p_j[1] * r_ij[1] + p_j[2] * r_ij[2];
+    // the charge-dipole factor g (cut, rf: 1/R^3 - 2k; sf: h) and its radial derivative per R
+    Real g = ir3 - k2, gr = Real(-3) * ir5;
+    // the dipole-dipole factor B and B'/R (1 and 0 but for sf)
+    Real B = Real(1), Br = Real(0);
+    const Real rci = p.rc_inv, rci2 = rci * rci;
+    if (sf) {
+      const Real x = rsq * ir * rci, x3 = x * x * x;
+      g = ir3 - Real(3) * ir * rci2 + Real(2) * rci2 * rci;
+      gr = Real(-3) * ir5 + Real(3) * ir3 * rci2;
+      B = Real(1) - Real(4) * x3 + Real(3) * x3 * x;
+      Br = Real(12) * x * (x - Real(1)) * rci2;
+    }
 
     Real dv[3] = {Real(0), Real(0), Real(0)};     // dE/dr
     Real dpi[3] = {Real(0), Real(0), Real(0)};    // dE/dp_i
     Real dpj[3] = {Real(0), Real(0), Real(0)};    // dE/dp_j
 
-    // the sf factors are computed where they are used (short live ranges: fewer registers in
-    // the device kernel)
     if (q_i != Real(0) && q_j != Real(0)) {
       const Real qq = K * q_i * q_j;
       Real s;
       if (sf) {
-        const Real rci = p.rc_inv;
-        e += qq * (ir - Real(2) * rci + rsq * ir * rci * rci);
-        s = qq * (ir * rci * rci - ir3);
+        const Real R = rsq * ir;
+        e += qq * (ir - Real(2) * rci + R * rci2);
+        s = qq * (ir * rci2 - ir3);
       } else {
         e += qq * (ir + p.k_rf * rsq - p.c_rf);
         s = qq * (k2 - ir3);
       }
       for (int d = 0; d < 3; ++d) dv[d] += s * r_ij[d];
     }
-    const bool dq = di && q_j != Real(0), qd = dj && q_i != Real(0);
-    if (dq || qd) {
-      // the charge-dipole factor g (cut, rf: 1/R^3 - 2k; sf: h) and its radial derivative per R
-      Real g = ir3 - k2, gr = Real(-3) * ir5;
-      if (sf) {
-        const Real rci2 = p.rc_inv * p.rc_inv;
-        g = ir3 - Real(3) * ir * rci2 + Real(2) * rci2 * p.rc_inv;
-        gr = Real(-3) * ir5 + Real(3) * ir3 * rci2;
+    if (di && q_j != Real(0)) {
+      const Real kq = K * q_j;
+      e += kq * a * g;
+      for (int d = 0; d < 3; ++d) {
+        dv[d] += kq * (g * p_i[d] + a * gr * r_ij[d]);
+        dpi[d] += kq * g * r_ij[d];
       }
-      if (dq) {
-        const Real kq = K * q_j;
-        e += kq * a * g;
-        for (int d = 0; d < 3; ++d) {
-          dv[d] += kq * (g * p_i[d] + a * gr * r_ij[d]);
-          dpi[d] += kq * g * r_ij[d];
-        }
-      }
-      if (qd) {
-        const Real kq = K * q_i;
-        e -= kq * b * g;
-        for (int d = 0; d < 3; ++d) {
-          dv[d] -= kq * (g * p_j[d] + b * gr * r_ij[d]);
-          dpj[d] -= kq * g * r_ij[d];
-        }
+    }
+    if (dj && q_i != Real(0)) {
+      const Real kq = K * q_i;
+      e -= kq * b * g;
+      for (int d = 0; d < 3; ++d) {
+        dv[d] -= kq * (g * p_j[d] + b * gr * r_ij[d]);
+        dpj[d] -= kq * g * r_ij[d];
       }
     }
     if (di && dj) {
-      // the dipole-dipole factor B and B'/R (1 and 0 but for sf)
-      Real B = Real(1), Br = Real(0);
-      if (sf) {
-        const Real x = rsq * ir * p.rc_inv, x3 = x * x * x;
-        B = Real(1) - Real(4) * x3 + Real(3) * x3 * x;
-        Br = Real(12) * x * (x - Real(1)) * p.rc_inv * p.rc_inv;
-      }
       const Real c = p_i[0] * p_j[0] + p_i[1] * p_j[1] + p_i[2] * p_j[2];
       const Real f = c * ir3 - Real(3) * a * b * ir5;    // the bare dipole-dipole bracket
       e += K * (B * f - k2 * c);
