@@ -10,6 +10,7 @@
 #include "cuda/device_comm.h"
 #include "cuda/device_topology.h"
 #include "cuda/device_topology_sync.h"
+#include "cuda/gpu_choice.h"
 #include "cuda/compute_temp_cuda.h"
 #include "cuda/device_styles.h"
 #include "cuda/pair_hybrid_cuda.h"
@@ -34,6 +35,7 @@
 #include "update.h"
 
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <mpi.h>
 #include <vector>
@@ -62,6 +64,23 @@ const double *domain_small(Domain *d)
 VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
     Verlet(lmp, narg, arg), synced(true), thermo_device_only(false), host_lists_needed(false)
 {
+  // several ranks per GPU: MESOGPU_GPU_SHARE (for -sf cuda runs), then the keyword
+  std::string why;
+  const char *env = std::getenv("MESOGPU_GPU_SHARE");
+  if (env && !mesogpu::parse_share(env, share_gpu, why))
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_GPU_SHARE: {}", why);
+  for (int i = 0; i < narg; i++) {
+    if (strcmp(arg[i], "share") == 0) {
+      if (i + 1 >= narg)
+        error->all(FLERR, "run_style verlet/cuda: keyword share needs a value (yes or no)");
+      if (!mesogpu::parse_share(arg[i + 1], share_gpu, why))
+        error->all(FLERR, "run_style verlet/cuda: share {}", why);
+      i++;
+    } else {
+      error->all(FLERR, "run_style verlet/cuda: unknown keyword '{}' (allowed: share yes|no)",
+                 arg[i]);
+    }
+  }
 }
 
 VerletCuda::~VerletCuda() = default;
@@ -279,10 +298,23 @@ void VerletCuda::upload()
 
   try {
     if (!engine) {
-      // several ranks: rank r of a node on GPU r mod (GPUs it sees)
+      // several ranks: rank r of a node on GPU r mod (GPUs it sees); more ranks on a node
+      // than GPUs only when sharing was asked for (the same answer on every rank of a node;
+      // the worst node decides for all, so every rank stops together)
       if (comm->nprocs > 1) {
         const int ndev = mesogpu::cuda::device_count();
-        if (ndev > 0) mesogpu::cuda::Engine::use_device(DeviceComm::node_local_rank(world) % ndev);
+        if (ndev > 0) {
+          int local_rank = 0, local_size = 1;
+          DeviceComm::node_rank_size(world, local_rank, local_size);
+          const auto choice = mesogpu::choose_gpu(local_rank, local_size, ndev, share_gpu);
+          int refused = choice.device < 0 ? local_size : 0, worst = 0;
+          MPI_Allreduce(&refused, &worst, 1, MPI_INT, MPI_MAX, world);
+          if (worst > 0) {
+            const auto c = mesogpu::choose_gpu(0, worst, ndev, false);
+            error->all(FLERR, "run_style verlet/cuda: {}", c.error);
+          }
+          mesogpu::cuda::Engine::use_device(choice.device);
+        }
       }
       engine = std::make_unique<mesogpu::cuda::Engine>();
     }

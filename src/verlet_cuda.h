@@ -64,6 +64,7 @@ class VerletCuda : public Verlet, public DeviceContext {
   // (src/cuda/device_comm.h), and whether ghost forces go back (bonded, newton_bond on)
   std::unique_ptr<class DeviceComm> device_comm;
   bool multi_rank = false, reverse_forces = false;
+  bool share_gpu = false;    // several ranks of a node may share a GPU (keyword share)
   void rank_rebuild();
   void device_forces(bool energy_virial);
 

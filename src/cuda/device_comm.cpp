@@ -74,16 +74,15 @@ void DeviceComm::reverse(Engine &engine)
   }
 }
 
-int DeviceComm::node_local_rank(MPI_Comm world)
+void DeviceComm::node_rank_size(MPI_Comm world, int &rank, int &size)
 {
   MPI_Comm node;
   int me = 0;
   MPI_Comm_rank(world, &me);
   MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &node);
-  int local = 0;
-  MPI_Comm_rank(node, &local);
+  MPI_Comm_rank(node, &rank);
+  MPI_Comm_size(node, &size);
   MPI_Comm_free(&node);
-  return local;
 }
 
 /* ----------------------------------------------------------------------

@@ -7,7 +7,7 @@
    with this rank itself stays on the device. Forward: ghost positions, swaps in
    order (later swaps send ghosts earlier ones received). Reverse: ghost forces
    added to their owners, swaps in reverse order (bonded terms with newton_bond
-   on). Also the device choice: node-local rank mod device count.
+   on). Also the node-local rank and size for the device choice (gpu_choice.h).
 ------------------------------------------------------------------------- */
 
 #ifndef MESOGPU_DEVICE_COMM_H
@@ -37,8 +37,9 @@ class DeviceComm : protected Pointers {
   // ghost rows' forces added to their owners' rows
   void reverse(mesogpu::cuda::Engine &engine);
 
-  // the rank of this process among those of its node (MPI_COMM_TYPE_SHARED)
-  static int node_local_rank(MPI_Comm world);
+  // the rank of this process among those of its node (MPI_COMM_TYPE_SHARED) and the
+  // number of ranks of that node
+  static void node_rank_size(MPI_Comm world, int &rank, int &size);
   // a resident run on several ranks: a LAMMPS error naming the first style (or setting)
   // that has no multi-rank device path yet; host_lists: a compute or fix has its own
   // neighbour list

@@ -213,7 +213,7 @@ void build(Lmp &l, System sys, bool dev)
   }
   l.cmds({"neighbor 0.3 bin", "neigh_modify every 1 delay 0 check yes", "timestep 0.005",
           "thermo_style custom step temp pe press ebond eangle", "thermo 50"});
-  if (dev) l.cmd("run_style verlet/cuda");
+  if (dev) l.cmd("run_style verlet/cuda share yes");    // the ranks share the test GPU
 }
 
 // step 0 (run 0), then `fixes` and a run of TRAJ_STEPS
@@ -362,6 +362,14 @@ TEST(MultiRank, Refusals)
                 "mode vector file /dev/null"},
                "run 0 post no");
   EXPECT_NE(m.find("own neighbour list"), std::string::npos) << m;
+  // more ranks on the node than GPUs, sharing not asked for
+  if (mesogpu::cuda::device_count() < world_size()) {
+    m = error_of({"fix 1 all nve/cuda", "run_style verlet/cuda"}, "run 0 post no");
+    EXPECT_NE(m.find(std::to_string(world_size()) + " MPI ranks on one node would share"),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("share yes"), std::string::npos) << m;
+  }
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,61 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   mesogpu - which GPU a rank of a resident run on several MPI ranks uses
+   (run_style verlet/cuda): its rank among the ranks of its node modulo the
+   GPUs it sees. More ranks on a node than GPUs means ranks share a GPU, which
+   a run must ask for (run_style verlet/cuda share yes, or MESOGPU_GPU_SHARE=yes):
+   ranks that share a GPU split its memory and time, which is wanted for tests
+   and for small systems, and a mistake in a job script otherwise.
+   Plain C++, no LAMMPS or CUDA: unittest/units/test_gpu_choice.cpp.
+------------------------------------------------------------------------- */
+
+#ifndef MESOGPU_GPU_CHOICE_H
+#define MESOGPU_GPU_CHOICE_H
+
+#include <string>
+
+namespace mesogpu {
+
+struct GpuChoice {
+  int device = -1;      // the GPU of this rank (0 .. ngpu-1), -1 when refused
+  std::string error;    // why not, for the user; empty when device >= 0
+};
+
+// local_rank of local_size ranks on this node, ngpu GPUs visible (> 0)
+inline GpuChoice choose_gpu(int local_rank, int local_size, int ngpu, bool share)
+{
+  GpuChoice c;
+  if (ngpu <= 0 || local_size <= 0 || local_rank < 0 || local_rank >= local_size) {
+    c.error = "no GPU to choose (" + std::to_string(ngpu) + " visible) for node-local rank " +
+              std::to_string(local_rank) + " of " + std::to_string(local_size);
+    return c;
+  }
+  if (local_size > ngpu && !share) {
+    c.error = std::to_string(local_size) + " MPI ranks on one node would share " +
+              std::to_string(ngpu) + (ngpu == 1 ? " GPU" : " GPUs") +
+              " (one engine per rank): start at most " + std::to_string(ngpu) +
+              " ranks per node, or allow sharing with 'run_style verlet/cuda share yes' "
+              "(or the environment variable MESOGPU_GPU_SHARE=yes)";
+    return c;
+  }
+  c.device = local_rank % ngpu;
+  return c;
+}
+
+// MESOGPU_GPU_SHARE: yes/no (also 1/0, true/false); anything else is an error text
+inline bool parse_share(const char *value, bool &share, std::string &error)
+{
+  const std::string v = value ? value : "";
+  if (v == "yes" || v == "1" || v == "true") {
+    share = true;
+  } else if (v == "no" || v == "0" || v == "false") {
+    share = false;
+  } else {
+    error = "'" + v + "' is not yes or no";
+    return false;
+  }
+  return true;
+}
+
+}    // namespace mesogpu
+
+#endif

@@ -1,0 +1,79 @@
+// The GPU of each rank of a resident run on several MPI ranks (src/cuda/gpu_choice.h):
+// node-local rank modulo the GPUs, sharing only when asked for.
+#include "cuda/gpu_choice.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+
+using mesogpu::choose_gpu;
+
+TEST(GpuChoice, OneRankPerGpuCoversEveryGpuOnce)
+{
+  for (int ngpu = 1; ngpu <= 8; ngpu++) {
+    std::set<int> used;
+    for (int r = 0; r < ngpu; r++) {
+      const auto c = choose_gpu(r, ngpu, ngpu, false);
+      EXPECT_TRUE(c.error.empty()) << c.error;
+      ASSERT_GE(c.device, 0);
+      ASSERT_LT(c.device, ngpu);
+      used.insert(c.device);
+    }
+    EXPECT_EQ((int) used.size(), ngpu);
+  }
+}
+
+TEST(GpuChoice, FewerRanksThanGpus)
+{
+  const auto c = choose_gpu(1, 2, 4, false);
+  EXPECT_EQ(c.device, 1);
+  EXPECT_TRUE(c.error.empty());
+}
+
+TEST(GpuChoice, SharingRefusedUnlessAsked)
+{
+  const auto refused = choose_gpu(3, 4, 1, false);
+  EXPECT_EQ(refused.device, -1);
+  EXPECT_NE(refused.error.find("4 MPI ranks on one node would share 1 GPU"), std::string::npos)
+      << refused.error;
+  EXPECT_NE(refused.error.find("share yes"), std::string::npos);
+  EXPECT_NE(refused.error.find("MESOGPU_GPU_SHARE"), std::string::npos);
+  // asked: ranks spread round-robin, each GPU holding ranks / GPUs of them
+  int count[2] = {0, 0};
+  for (int r = 0; r < 6; r++) {
+    const auto c = choose_gpu(r, 6, 2, true);
+    ASSERT_TRUE(c.error.empty());
+    ASSERT_GE(c.device, 0);
+    ASSERT_LT(c.device, 2);
+    count[c.device]++;
+  }
+  EXPECT_EQ(count[0], 3);
+  EXPECT_EQ(count[1], 3);
+}
+
+TEST(GpuChoice, NoGpuOrBadRank)
+{
+  EXPECT_EQ(choose_gpu(0, 1, 0, true).device, -1);
+  EXPECT_FALSE(choose_gpu(0, 1, 0, true).error.empty());
+  EXPECT_EQ(choose_gpu(2, 2, 1, true).device, -1);
+  EXPECT_EQ(choose_gpu(-1, 2, 1, true).device, -1);
+}
+
+TEST(GpuChoice, ShareValues)
+{
+  bool share = false;
+  std::string error;
+  for (const char *yes : {"yes", "1", "true"}) {
+    share = false;
+    EXPECT_TRUE(mesogpu::parse_share(yes, share, error));
+    EXPECT_TRUE(share);
+  }
+  for (const char *no : {"no", "0", "false"}) {
+    share = true;
+    EXPECT_TRUE(mesogpu::parse_share(no, share, error));
+    EXPECT_FALSE(share);
+  }
+  EXPECT_FALSE(mesogpu::parse_share("maybe", share, error));
+  EXPECT_NE(error.find("'maybe' is not yes or no"), std::string::npos);
+  EXPECT_FALSE(mesogpu::parse_share(nullptr, share, error));
+}
