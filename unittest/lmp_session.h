@@ -1,4 +1,5 @@
-/* One LAMMPS instance for a test, quiet, optionally with the cuda suffix, and the
+/* One LAMMPS instance for a test, quiet, optionally with the cuda suffix and on a
+   communicator of choice, and the
    small helpers the LAMMPS-level and GPU tests share. The plugin comes from
    LAMMPS_PLUGIN_PATH in the test environment. */
 #ifndef MESOGPU_UNITTEST_LMP_SESSION_H
@@ -17,7 +18,9 @@
 struct LmpSession {
   LAMMPS_NS::LAMMPS *lmp;
 
-  explicit LmpSession(bool suffix_cuda = false)
+  // comm: the ranks of this instance (a test on several ranks may also run references
+  // on MPI_COMM_SELF)
+  explicit LmpSession(bool suffix_cuda = false, MPI_Comm comm = MPI_COMM_WORLD)
   {
     LAMMPS_NS::LAMMPS::argv args = {"test", "-log",    "none", "-echo",
                                     "none", "-screen", "none", "-nocite"};
@@ -25,7 +28,7 @@ struct LmpSession {
       args.push_back("-sf");
       args.push_back("cuda");
     }
-    lmp = new LAMMPS_NS::LAMMPS(args, MPI_COMM_WORLD);
+    lmp = new LAMMPS_NS::LAMMPS(args, comm);
   }
   ~LmpSession() { delete lmp; }
   LmpSession(const LmpSession &) = delete;

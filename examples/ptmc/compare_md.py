@@ -177,6 +177,15 @@ def spread(means):
     return m, math.sqrt(v / len(means))
 
 
+def combine(results):
+    """mean and error of independent runs' (mean, error, ...): the spread of the means from
+    three runs on, the block errors of fewer."""
+    means = [r[0] for r in results]
+    if len(results) >= 3:
+        return spread(means)
+    return sum(means) / len(means), math.hypot(*(r[1] for r in results)) / len(results)
+
+
 def runs_mode(a):
     """--runs: the spread of independent runs as the error of each side."""
     if len(a.runs) < 3:
@@ -215,9 +224,7 @@ def runs_mode(a):
             m, err = spread([r[0] for r in runs])
             block = math.sqrt(sum(r[1]**2 for r in runs) / len(runs))
             md = [analyse(x[col], a.blocks) for x in mds]
-            dm, derr = spread([r[0] for r in md]) if len(md) >= 3 else (md[0][0], md[0][1])
-            if len(md) == 2:
-                dm, derr = (md[0][0] + md[1][0]) / 2, math.hypot(md[0][1], md[1][1]) / 2
+            dm, derr = combine(md)
             z = (m - dm) / math.hypot(err, derr)
             worst = max(worst, abs(z))
             print(f"{name:5s} {T:.6g} {k:2d}  MC {m:.5f} +- {err:.5f} ({len(runs)} runs; "

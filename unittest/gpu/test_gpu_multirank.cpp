@@ -17,6 +17,7 @@
 #include "library.h"
 
 #include "gpu_test_util.h"
+#include "lmp_session.h"
 #include "mesogpu_cuda.h"
 
 #include "gtest/gtest.h"
@@ -65,33 +66,9 @@ int world_size()
   return n;
 }
 
-// one LAMMPS instance on a communicator, quiet
-struct Lmp {
-  LAMMPS_NS::LAMMPS *lmp;
-  explicit Lmp(MPI_Comm comm)
-  {
-    LAMMPS_NS::LAMMPS::argv args = {"test", "-log",    "none", "-echo",
-                                    "none", "-screen", "none", "-nocite"};
-    lmp = new LAMMPS_NS::LAMMPS(args, comm);
-  }
-  ~Lmp() { delete lmp; }
-  Lmp(const Lmp &) = delete;
-  Lmp &operator=(const Lmp &) = delete;
-  void cmd(const std::string &s) { lmp->input->one(s); }
-  void cmds(const std::vector<std::string> &v)
-  {
-    for (auto &s : v) cmd(s);
-  }
-  std::string error_of(const std::string &s)
-  {
-    try {
-      cmd(s);
-    } catch (std::exception &e) {
-      return e.what();
-    }
-    return "";
-  }
-  double thermo(const char *what) { return lammps_get_thermo(lmp, what); }
+// one LAMMPS instance on a communicator, quiet, with the atoms gathered in ID order
+struct Lmp : LmpSession {
+  explicit Lmp(MPI_Comm comm) : LmpSession(false, comm) {}
   // per-atom x, v or f of every atom in atom-ID order, on every rank
   std::vector<double> gather(const char *name)
   {
@@ -108,10 +85,14 @@ struct Result {
   double box[3] = {0, 0, 0};
 };
 
-std::string tmpdir()
+// a data file path every rank agrees on (rank 0's process ID, so parallel test runs differ)
+std::string shared_data_path(const std::string &name)
 {
   const char *t = std::getenv("TMPDIR");
-  return t ? t : "/tmp";
+  int stamp = world_rank() == 0 ? static_cast<int>(getpid()) : 0;
+  MPI_Bcast(&stamp, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return std::string(t ? t : "/tmp") + "/mesogpu_multirank_" + name + "_" + std::to_string(stamp) +
+         ".data";
 }
 
 // a Kremer-Grest melt on a lattice: rows of 20 beads along x (two chains of 10 each),
@@ -122,10 +103,7 @@ std::string write_kg_data(bool with_angles)
   static std::string paths[2];
   std::string &path = paths[with_angles ? 1 : 0];
   if (!path.empty()) return path;
-  int stamp = world_rank() == 0 ? static_cast<int>(getpid()) : 0;
-  MPI_Bcast(&stamp, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  path = tmpdir() + "/mesogpu_multirank_kg_" + std::to_string(stamp) +
-         (with_angles ? "_angles" : "") + ".data";
+  path = shared_data_path(with_angles ? "kg_angles" : "kg");
   if (world_rank() == 0) {
     const int nx = 20, ny = 12, nz = 12, len = 10;
     const double bx = 0.97, by = 1.1;
@@ -176,9 +154,7 @@ std::string write_lj_data()
 {
   static std::string path;
   if (!path.empty()) return path;
-  int stamp = world_rank() == 0 ? static_cast<int>(getpid()) : 0;
-  MPI_Bcast(&stamp, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  path = tmpdir() + "/mesogpu_multirank_lj_" + std::to_string(stamp) + ".data";
+  path = shared_data_path("lj");
   if (world_rank() == 0) {
     Lmp l(MPI_COMM_SELF);
     l.cmds({"units lj", "atom_style atomic", "lattice fcc 0.8442", "region box block 0 8 0 8 0 8",
