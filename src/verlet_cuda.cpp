@@ -298,24 +298,7 @@ void VerletCuda::upload()
 
   try {
     if (!engine) {
-      // several ranks: rank r of a node on GPU r mod (GPUs it sees); more ranks on a node
-      // than GPUs only when sharing was asked for (the same answer on every rank of a node;
-      // the worst node decides for all, so every rank stops together)
-      if (comm->nprocs > 1) {
-        const int ndev = mesogpu::cuda::device_count();
-        if (ndev > 0) {
-          int local_rank = 0, local_size = 1;
-          DeviceComm::node_rank_size(world, local_rank, local_size);
-          const auto choice = mesogpu::choose_gpu(local_rank, local_size, ndev, share_gpu);
-          int refused = choice.device < 0 ? local_size : 0, worst = 0;
-          MPI_Allreduce(&refused, &worst, 1, MPI_INT, MPI_MAX, world);
-          if (worst > 0) {
-            const auto c = mesogpu::choose_gpu(0, worst, ndev, false);
-            error->all(FLERR, "run_style verlet/cuda: {}", c.error);
-          }
-          mesogpu::cuda::Engine::use_device(choice.device);
-        }
-      }
+      if (comm->nprocs > 1) select_device();
       engine = std::make_unique<mesogpu::cuda::Engine>();
     }
     engine->set_box(domain->boxlo, domain->boxhi);
@@ -645,11 +628,20 @@ void VerletCuda::sync_atoms()
     error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
   }
   sync_topology();
-  for (size_t i = 0; i < (size_t) n; i++)
+  images_to_host(image);
+  synced = true;
+}
+
+/* ----------------------------------------------------------------------
+   the device's image counts (3 per owned atom) into LAMMPS's packed image flags
+------------------------------------------------------------------------- */
+
+void VerletCuda::images_to_host(const std::vector<int> &image)
+{
+  for (size_t i = 0; i < (size_t) atom->nlocal; i++)
     atom->image[i] = ((imageint) (image[3 * i] + IMGMAX) & IMGMASK) |
                      (((imageint) (image[3 * i + 1] + IMGMAX) & IMGMASK) << IMGBITS) |
                      (((imageint) (image[3 * i + 2] + IMGMAX) & IMGMASK) << IMG2BITS);
-  synced = true;
 }
 
 /* ----------------------------------------------------------------------
@@ -823,55 +815,6 @@ void VerletCuda::run(int n)
     error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
   }
   timer->stamp(Timer::PAIR);
-}
-
-/* ----------------------------------------------------------------------
-   the forces of a step: the engine's terms, then on several ranks the forces bonded
-   terms left on ghost rows (newton_bond on) added to their owners
-------------------------------------------------------------------------- */
-
-void VerletCuda::device_forces(bool energy_virial)
-{
-  engine->compute_forces(energy_virial);
-  if (reverse_forces) device_comm->reverse(*engine);
-}
-
-/* ----------------------------------------------------------------------
-   several ranks, a reneighbouring step (Verlet::run's, through the host): the owned
-   atoms come down, LAMMPS wraps them, moves them between ranks and builds ghosts, and
-   the engine takes owned atoms and ghosts again with their plan and lists. The fixes of
-   a multi-rank run keep no per-atom device state besides x and v.
-------------------------------------------------------------------------- */
-
-void VerletCuda::rank_rebuild()
-{
-  const int n = atom->nlocal;
-  std::vector<int> image(3 * (size_t) n);
-  engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr, nullptr, image.data());
-  engine->check_errors();
-  for (size_t i = 0; i < (size_t) n; i++)
-    atom->image[i] = ((imageint) (image[3 * i] + IMGMAX) & IMGMASK) |
-                     (((imageint) (image[3 * i + 1] + IMGMAX) & IMGMASK) << IMGBITS) |
-                     (((imageint) (image[3 * i + 2] + IMGMAX) & IMGMASK) << IMG2BITS);
-  domain->pbc();
-  if (domain->box_change) {
-    domain->reset_box();
-    comm->setup();
-    if (neighbor->style) neighbor->setup_bins();
-  }
-  comm->exchange();
-  comm->borders();
-  // an atom that left through a non-periodic side is gone (thermo_modify lost error)
-  bigint mine = atom->nlocal, total = 0;
-  MPI_Allreduce(&mine, &total, 1, MPI_LMP_BIGINT, MPI_SUM, world);
-  if (total != atom->natoms)
-    error->all(FLERR, "run_style verlet/cuda: step {}: lost atoms: {} of {} remain",
-               update->ntimestep, total, atom->natoms);
-  // the host's bond lists of the new local order (compute bond/local, ... at output)
-  if (atom->molecular != Atom::ATOMIC) neighbor->build_topology();
-  upload();    // owned atoms, ghosts, topology, force styles, the ghost plan
-  for (auto *f : fix_device) f->device_setup(*engine);
-  engine->build_neighbor_list();
 }
 
 void VerletCuda::cleanup()

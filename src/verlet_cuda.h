@@ -65,8 +65,11 @@ class VerletCuda : public Verlet, public DeviceContext {
   std::unique_ptr<class DeviceComm> device_comm;
   bool multi_rank = false, reverse_forces = false;
   bool share_gpu = false;    // several ranks of a node may share a GPU (keyword share)
+  // verlet_cuda_ranks.cpp: the parts of several ranks
+  void select_device();
   void rank_rebuild();
   void device_forces(bool energy_virial);
+  void images_to_host(const std::vector<int> &image);    // owned atoms' image flags
 
   void check_styles();
   void check_thermo();
