@@ -66,6 +66,7 @@
 
 #include <cstring>
 #include <type_traits>
+#include <typeinfo>
 
 // LAMMPS's plugin registry (src/PLUGIN/plugin.h is not among the installed headers)
 namespace LAMMPS_NS {
@@ -94,15 +95,29 @@ struct StyleEntry {
   lammpsplugin_factory1 *create1;    // one of the two factories is set
   lammpsplugin_factory2 *create2;
   bool device;    // has a device part: run_style verlet/cuda can run it
+  // runs on several MPI ranks: the class declares static constexpr bool several_ranks
+  bool several_ranks;
+  const std::type_info *type;
 };
 template <class Style>
 constexpr bool has_device_part =
     std::is_base_of<DeviceForce, Style>::value || std::is_base_of<DeviceFix, Style>::value;
+template <class Style, class = void> struct SeveralRanks : std::false_type {
+};
+template <class Style>
+struct SeveralRanks<Style, std::void_t<decltype(Style::several_ranks)>> :
+    std::integral_constant<bool, Style::several_ranks> {
+};
 template <class Style> StyleEntry style1(const char *style, const char *name, const char *info)
 {
-  return {style,   name,
-          info,    (lammpsplugin_factory1 *) &create1<Style>,
-          nullptr, has_device_part<Style>};
+  return {style,
+          name,
+          info,
+          (lammpsplugin_factory1 *) &create1<Style>,
+          nullptr,
+          has_device_part<Style>,
+          SeveralRanks<Style>::value,
+          &typeid(Style)};
 }
 template <class Style> StyleEntry style2(const char *style, const char *name, const char *info)
 {
@@ -111,7 +126,9 @@ template <class Style> StyleEntry style2(const char *style, const char *name, co
           info,
           nullptr,
           (lammpsplugin_factory2 *) &create2<Style>,
-          has_device_part<Style>};
+          has_device_part<Style>,
+          SeveralRanks<Style>::value,
+          &typeid(Style)};
 }
 
 // the registration table: every style of the plugin, once, registered in this order.
@@ -219,7 +236,8 @@ const StyleEntry styles[] = {
                                   "mesogpu: fix npt/rigid/single resident on the GPU"),
     style2<FixNPTRigidSingleCuda>("fix", "nph/rigid/single/cuda",
                                   "mesogpu: fix nph/rigid/single resident on the GPU"),
-    style2<FixPolymerizeCuda>("fix", "polymerize/cuda", "mesogpu: chain growth resident on the GPU"),
+    style2<FixPolymerizeCuda>("fix", "polymerize/cuda",
+                              "mesogpu: chain growth resident on the GPU"),
     style2<ComputeTempCuda>("compute", "temp/cuda",
                             "mesogpu: compute temp from a device reduction in resident runs"),
     style2<VerletCuda>("run", "verlet/cuda",
@@ -240,6 +258,22 @@ std::string mesogpu::device_style_names(const char *style)
   std::string names;
   for (const StyleEntry &s : styles)
     if (s.device && strcmp(s.style, style) == 0)
+      names += (names.empty() ? "" : ", ") + std::string(s.name);
+  return names;
+}
+
+bool mesogpu::runs_on_several_ranks(const std::type_info &type)
+{
+  for (const StyleEntry &s : styles)
+    if (*s.type == type) return s.several_ranks;
+  return false;
+}
+
+std::string mesogpu::several_ranks_style_names(const char *style)
+{
+  std::string names;
+  for (const StyleEntry &s : styles)
+    if (s.several_ranks && strcmp(s.style, style) == 0)
       names += (names.empty() ? "" : ", ") + std::string(s.name);
   return names;
 }

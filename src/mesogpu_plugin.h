@@ -8,6 +8,7 @@
 #define MESOGPU_MESOGPU_PLUGIN_H
 
 #include <string>
+#include <typeinfo>
 
 // the DSO handle LAMMPS gave lammpsplugin_init: identifies this plugin's entries in
 // LAMMPS's plugin registry
@@ -18,6 +19,12 @@ namespace mesogpu {
 // registration table that have a device part (DeviceForce, DeviceFix), in table order,
 // joined by ", "; empty in a build without CUDA
 std::string device_style_names(const char *style);
+// whether the registered style of this class runs on several MPI ranks in a resident run
+// (the class declares static constexpr bool several_ranks = true); false for classes not
+// in the table
+bool runs_on_several_ranks(const std::type_info &type);
+// the styles of a kind ("pair", "bond", "fix", ...) that do, in registration order
+std::string several_ranks_style_names(const char *style);
 }    // namespace mesogpu
 
 #endif

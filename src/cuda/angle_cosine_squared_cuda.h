@@ -14,6 +14,7 @@ namespace LAMMPS_NS {
 
 class AngleCosineSquaredCuda : public AngleCosineSquared, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(angle)
   AngleCosineSquaredCuda(class LAMMPS *lmp) : AngleCosineSquared(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;

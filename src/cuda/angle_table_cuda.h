@@ -19,6 +19,7 @@ namespace LAMMPS_NS {
 
 class AngleTableCuda : public AngleTable, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(angle)
   AngleTableCuda(class LAMMPS *lmp) : AngleTable(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;

@@ -14,6 +14,7 @@ namespace LAMMPS_NS {
 
 class BondFENECuda : public BondFENE, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(bond)
   BondFENECuda(class LAMMPS *lmp) : BondFENE(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;

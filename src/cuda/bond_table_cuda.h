@@ -18,6 +18,7 @@ namespace LAMMPS_NS {
 
 class BondTableCuda : public BondTable, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(bond)
   BondTableCuda(class LAMMPS *lmp) : BondTable(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;

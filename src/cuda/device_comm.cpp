@@ -2,24 +2,24 @@
 
 #include "device_comm.h"
 
+#include "angle.h"
 #include "atom.h"
+#include "bond.h"
 #include "comm.h"
 #include "device_bodies.h"
+#include "dihedral.h"
 #include "engine.h"
 #include "error.h"
 #include "fix.h"
 #include "force.h"
 #include "modify.h"
+#include "mesogpu_plugin.h"
 #include "pair.h"
-#include "pair_gauss_cuda.h"
-#include "pair_harmonic_cut_cuda.h"
 #include "pair_hybrid_cuda.h"
-#include "pair_lj_cut_cuda.h"
-#include "pair_table_r2_cuda.h"
-#include "pair_zero_cuda.h"
 
 #include <cstring>
 #include <mpi.h>
+#include <typeinfo>
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
@@ -86,9 +86,10 @@ void DeviceComm::node_rank_size(MPI_Comm world, int &rank, int &size)
 }
 
 /* ----------------------------------------------------------------------
-   what runs on several ranks now: isotropic pair styles of the pair kernel (no ghost
-   velocities, orientations or bodies), the atom-centric bonded kernels, the integrators
-   and thermostats whose sums go through the engine's sum over ranks
+   what runs on several ranks: the device styles whose class declares
+   static constexpr bool several_ranks = true (the registration table records it; now the
+   isotropic pair styles of the pair kernel, the atom-centric bonded kernels, and the
+   integrators and thermostats whose sums go through the engine's sum over ranks)
 ------------------------------------------------------------------------- */
 
 void DeviceComm::check_styles(LAMMPS *lmp, bool host_lists)
@@ -96,56 +97,42 @@ void DeviceComm::check_styles(LAMMPS *lmp, bool host_lists)
   Error *error = lmp->error;
   Force *force = lmp->force;
   const int nprocs = lmp->comm->nprocs;
-  auto refuse = [&](const char *kind, const char *style, const char *supported) {
-    error->all(FLERR,
-               "run_style verlet/cuda: {} style {} does not run on several MPI ranks yet (this "
-               "run has {}; multi-rank device {} styles: {}); run it on one rank",
-               kind, style, nprocs, kind, supported);
-  };
   if (lmp->comm->style != Comm::BRICK)
     error->all(FLERR, "run_style verlet/cuda on several MPI ranks needs comm_style brick (this "
                       "run uses comm_style tiled)");
 
-  static const char *const pair_list = "lj/cut, gauss, harmonic/cut, table/r2, zero (/cuda), and "
-                                       "hybrid/cuda or hybrid/overlay/cuda of them";
-  auto isotropic = [](Pair *p) {
-    return dynamic_cast<PairLJCutCuda *>(p) || dynamic_cast<PairGaussCuda *>(p) ||
-           dynamic_cast<PairHarmonicCutCuda *>(p) || dynamic_cast<PairTableR2Cuda *>(p) ||
-           dynamic_cast<PairZeroCuda *>(p);
+  // each style says whether it runs on several ranks (several_ranks in its class; the
+  // registration table knows it); the message lists those that do
+  auto refuse = [&](const char *kind, const char *style) {
+    error->all(FLERR,
+               "run_style verlet/cuda: {} style {} does not run on several MPI ranks yet (this "
+               "run has {}; multi-rank device {} styles: {}); run it on one rank",
+               kind, style, nprocs, kind, mesogpu::several_ranks_style_names(kind));
   };
-  if (force->pair) {
-    const bool hybrid = dynamic_cast<PairHybridCuda *>(force->pair) ||
-                        dynamic_cast<PairHybridOverlayCuda *>(force->pair);
-    bool ok = isotropic(force->pair);
-    if (hybrid) {
-      ok = true;
-      for (Pair *sub : device_util::hybrid_sub_styles(force->pair)) ok &= isotropic(sub);
-    }
-    if (!ok) refuse("pair", force->pair_style, pair_list);
+  if (Pair *pair = force->pair) {
+    bool ok = mesogpu::runs_on_several_ranks(typeid(*pair));
+    // hybrid: every sub-style too
+    if (ok && (dynamic_cast<PairHybridCuda *>(pair) || dynamic_cast<PairHybridOverlayCuda *>(pair)))
+      for (Pair *sub : device_util::hybrid_sub_styles(pair))
+        ok = ok && mesogpu::runs_on_several_ranks(typeid(*sub));
+    if (!ok) refuse("pair", force->pair_style);
   }
-  auto one_of = [](const char *style, std::initializer_list<const char *> names) {
-    for (const char *n : names)
-      if (style && strcmp(style, n) == 0) return true;
-    return false;
-  };
-  if (force->bond && !one_of(force->bond_style, {"harmonic/cuda", "fene/cuda", "table/cuda"}))
-    refuse("bond", force->bond_style, "harmonic, fene, table (/cuda)");
-  if (force->angle &&
-      !one_of(force->angle_style, {"harmonic/cuda", "cosine/squared/cuda", "table/cuda"}))
-    refuse("angle", force->angle_style, "harmonic, cosine/squared, table (/cuda)");
-  if (force->dihedral && !one_of(force->dihedral_style, {"harmonic/cuda", "table/cuda"}))
-    refuse("dihedral", force->dihedral_style, "harmonic, table (/cuda)");
+  if (Bond *bond = force->bond)
+    if (!mesogpu::runs_on_several_ranks(typeid(*bond))) refuse("bond", force->bond_style);
+  if (Angle *angle = force->angle)
+    if (!mesogpu::runs_on_several_ranks(typeid(*angle))) refuse("angle", force->angle_style);
+  if (Dihedral *dihedral = force->dihedral)
+    if (!mesogpu::runs_on_several_ranks(typeid(*dihedral)))
+      refuse("dihedral", force->dihedral_style);
 
   // device fixes that act on owned atoms only, with global sums; host observers are fine
   for (auto &ifix : lmp->modify->get_fix_list()) {
     if (!dynamic_cast<DeviceFix *>(ifix)) continue;
-    if (!one_of(ifix->style,
-                {"nve/cuda", "langevin/cuda", "nvt/cuda", "temp/berendsen/cuda", "momentum/cuda"}))
+    if (!mesogpu::runs_on_several_ranks(typeid(*ifix)))
       error->all(FLERR,
                  "run_style verlet/cuda: fix {} (style {}) does not run on several MPI ranks yet "
-                 "(this run has {}; multi-rank device fixes: nve, langevin, nvt, temp/berendsen, "
-                 "momentum without angular (/cuda)); run it on one rank",
-                 ifix->id, ifix->style, nprocs);
+                 "(this run has {}; multi-rank device fixes: {}); run it on one rank",
+                 ifix->id, ifix->style, nprocs, mesogpu::several_ranks_style_names("fix"));
   }
   Atom *atom = lmp->atom;
   if ((atom->mu_flag && atom->omega_flag && atom->torque_flag) || mesogpu::atoms_have_bodies(lmp))

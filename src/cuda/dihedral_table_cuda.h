@@ -26,6 +26,7 @@ namespace LAMMPS_NS {
 
 class DihedralTableCuda : public DihedralTable, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(dihedral)
   DihedralTableCuda(class LAMMPS *lmp) : DihedralTable(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;

@@ -17,6 +17,7 @@ namespace LAMMPS_NS {
 // they follow atom IDs, so a resident run gives the same trajectory on any number of ranks
 class FixLangevinCuda : public FixLangevin, public DeviceFix {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   FixLangevinCuda(class LAMMPS *lmp, int narg, char **arg);
   // in a resident run the setup step's random forces come from the device stream
   // (device_setup_forces), not from the host's per-rank generator

@@ -14,6 +14,7 @@ namespace LAMMPS_NS {
 
 class FixMomentumCuda : public FixMomentum, public DeviceFix {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   FixMomentumCuda(class LAMMPS *lmp, int narg, char **arg) : FixMomentum(lmp, narg, arg) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
   void device_end_of_step(mesogpu::cuda::Engine &engine) override;

@@ -14,6 +14,7 @@ namespace LAMMPS_NS {
 
 class FixNVECuda : public FixNVE, public DeviceFix {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   FixNVECuda(class LAMMPS *lmp, int narg, char **arg) : FixNVE(lmp, narg, arg) {}
   void device_initial_integrate(mesogpu::cuda::Engine &engine) override;
   void device_final_integrate(mesogpu::cuda::Engine &engine) override;

@@ -18,6 +18,7 @@ namespace LAMMPS_NS {
 // group of its temperature compute (compute temp; fix_modify temp may name another)
 class FixNVTCuda : public FixNVT, public DeviceFix {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   FixNVTCuda(class LAMMPS *lmp, int narg, char **arg) : FixNVT(lmp, narg, arg) {}
   void init() override;
   void device_initial_integrate(mesogpu::cuda::Engine &engine) override;

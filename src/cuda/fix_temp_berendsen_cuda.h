@@ -14,6 +14,7 @@ namespace LAMMPS_NS {
 
 class FixTempBerendsenCuda : public FixTempBerendsen, public DeviceFix {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   FixTempBerendsenCuda(class LAMMPS *lmp, int narg, char **arg) : FixTempBerendsen(lmp, narg, arg)
   {
   }

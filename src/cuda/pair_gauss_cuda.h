@@ -14,6 +14,7 @@ namespace LAMMPS_NS {
 
 class PairGaussCuda : public PairGauss, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(pair)
   PairGaussCuda(class LAMMPS *lmp) : PairGauss(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;

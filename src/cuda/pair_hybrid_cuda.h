@@ -29,6 +29,7 @@ namespace device_util {
 
 class PairHybridCuda : public PairHybrid, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // when every sub-style does
   MESOGPU_DEVICE_PER_ATOM(pair)
   PairHybridCuda(class LAMMPS *lmp) : PairHybrid(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
@@ -37,6 +38,7 @@ class PairHybridCuda : public PairHybrid, public DeviceForce {
 
 class PairHybridOverlayCuda : public PairHybridOverlay, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // when every sub-style does
   MESOGPU_DEVICE_PER_ATOM(pair)
   PairHybridOverlayCuda(class LAMMPS *lmp) : PairHybridOverlay(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;

@@ -14,6 +14,7 @@ namespace LAMMPS_NS {
 
 class PairLJCutCuda : public PairLJCut, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(pair)
   PairLJCutCuda(class LAMMPS *lmp) : PairLJCut(lmp) {}
   void init_style() override;

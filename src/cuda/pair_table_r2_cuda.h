@@ -14,6 +14,7 @@ namespace LAMMPS_NS {
 
 class PairTableR2Cuda : public PairTableR2, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(pair)
   PairTableR2Cuda(class LAMMPS *lmp) : PairTableR2(lmp) {}
   void init_style() override;

@@ -16,6 +16,7 @@ namespace LAMMPS_NS {
 // cutoff still sets the host's ghost distance (bonds across boundaries)
 class PairZeroCuda : public PairZero, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   PairZeroCuda(class LAMMPS *lmp) : PairZero(lmp) {}
   void init_style() override;
   void device_setup(mesogpu::cuda::Engine &engine) override;
