@@ -253,13 +253,21 @@ void *mesogpu_plugin_handle()
   return this_handle;
 }
 
-std::string mesogpu::device_style_names(const char *style)
+namespace {
+// the names of the registered styles of one kind with a flag set, in registration order
+std::string style_names(const char *style, bool StyleEntry::*flag)
 {
   std::string names;
   for (const StyleEntry &s : styles)
-    if (s.device && strcmp(s.style, style) == 0)
+    if (s.*flag && strcmp(s.style, style) == 0)
       names += (names.empty() ? "" : ", ") + std::string(s.name);
   return names;
+}
+}    // namespace
+
+std::string mesogpu::device_style_names(const char *style)
+{
+  return style_names(style, &StyleEntry::device);
 }
 
 bool mesogpu::runs_on_several_ranks(const std::type_info &type)
@@ -271,11 +279,7 @@ bool mesogpu::runs_on_several_ranks(const std::type_info &type)
 
 std::string mesogpu::several_ranks_style_names(const char *style)
 {
-  std::string names;
-  for (const StyleEntry &s : styles)
-    if (s.several_ranks && strcmp(s.style, style) == 0)
-      names += (names.empty() ? "" : ", ") + std::string(s.name);
-  return names;
+  return style_names(style, &StyleEntry::several_ranks);
 }
 
 extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
