@@ -400,6 +400,13 @@ namespace cuda {
     void pack_forces(int first, int count, double *buf);
     void unpack_add_forces(int offset, int count, const double *buf);
     void copy_add_forces(int first, int count, int offset);
+    // forward exchange of velocities (comm_modify vel yes: pair dpd/cuda reads ghosts'
+    // v), one swap, as positions but without a shift (AtomVec::pack_comm_vel without fix
+    // deform's remap v): v of rows send_index[offset .. offset + count) into buf (3 count
+    // doubles), the received ones into rows first .. first + count
+    void pack_velocities(int offset, int count, double *buf);
+    void unpack_velocities(int first, int count, const double *buf);
+    void copy_velocities(int offset, int count, int first);
     // the CUDA device this process uses (before the first Engine; run_style verlet/cuda:
     // node-local rank mod device count)
     static void use_device(int dev);

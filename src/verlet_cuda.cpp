@@ -331,9 +331,11 @@ void VerletCuda::upload()
     }
     engine->set_boundary(bnd);
     if (multi_rank) {
-      // ghosts' velocities and forces are neither sent nor used: zero
+      // ghosts' forces are neither sent nor used: zero; their velocities are their owners'
+      // with comm_modify vel yes (borders() sent them; pair dpd/cuda reads them), else zero
       std::vector<double> v(3 * (size_t) rows, 0.0), f(3 * (size_t) rows, 0.0);
-      if (n) std::copy(atom->v[0], atom->v[0] + 3 * (size_t) n, v.begin());
+      const int vrows = comm->ghost_velocity ? rows : n;
+      if (vrows) std::copy(atom->v[0], atom->v[0] + 3 * (size_t) vrows, v.begin());
       if (n) std::copy(atom->f[0], atom->f[0] + 3 * (size_t) n, f.begin());
       engine->upload_atoms(rows, ntypes, rows ? atom->x[0] : nullptr, v.data(), f.data(),
                            image.data(), atom->type, mass.data());
@@ -774,6 +776,8 @@ void VerletCuda::run(int n)
         neighbor->ago = 0;
       } else {
         if (multi_rank) device_comm->forward(*engine);    // ghosts' positions
+        // and velocities (comm_modify vel yes), after the integrator's first half
+        if (multi_rank && comm->ghost_velocity) device_comm->forward_velocities(*engine);
         neighbor->ago++;
       }
 

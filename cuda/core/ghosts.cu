@@ -103,6 +103,40 @@ namespace cuda {
       f2[j] += f2[i];
     }
 
+    // velocities (comm_modify vel yes): AtomVec::pack_comm_vel / unpack_comm_vel, no shift
+    __global__ void pack_velocities_kernel(int count, const int *send, const acc *v0, const acc *v1,
+                                           const acc *v2, double *buf)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int j = send[k];
+      buf[3 * (size_t) k + 0] = static_cast<double>(v0[j]);
+      buf[3 * (size_t) k + 1] = static_cast<double>(v1[j]);
+      buf[3 * (size_t) k + 2] = static_cast<double>(v2[j]);
+    }
+
+    __global__ void unpack_velocities_kernel(int count, int first, const double *buf, acc *v0,
+                                             acc *v1, acc *v2)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int i = first + k;
+      v0[i] = static_cast<acc>(buf[3 * (size_t) k + 0]);
+      v1[i] = static_cast<acc>(buf[3 * (size_t) k + 1]);
+      v2[i] = static_cast<acc>(buf[3 * (size_t) k + 2]);
+    }
+
+    __global__ void copy_velocities_kernel(int count, const int *send, int first, acc *v0, acc *v1,
+                                           acc *v2)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int j = send[k], i = first + k;
+      v0[i] = v0[j];
+      v1[i] = v1[j];
+      v2[i] = v2[j];
+    }
+
     void check_rows(const Engine::Impl &s, int first, int count, const char *what)
     {
       if (count < 0 || first < s.nlocal || (long long) first + count > s.n)
@@ -233,6 +267,45 @@ namespace cuda {
     if (count == 0) return;
     copy_add_forces_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_send.get() + offset,
                                                      s.f[0].get(), s.f[1].get(), s.f[2].get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::pack_velocities(int offset, int count, double *buf)
+  {
+    Impl &s = *impl;
+    check_send(s, offset, count, "pack_velocities");
+    if (count == 0) return;
+    AllocLabel label("the ghost exchange buffer");
+    if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
+    pack_velocities_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset,
+                                                     s.v[0].get(), s.v[1].get(), s.v[2].get(),
+                                                     s.comm_buf.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.comm_buf.download(buf, 3 * (size_t) count);
+  }
+
+  void Engine::unpack_velocities(int first, int count, const double *buf)
+  {
+    Impl &s = *impl;
+    check_rows(s, first, count, "unpack_velocities");
+    if (count == 0) return;
+    AllocLabel label("the ghost exchange buffer");
+    if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
+    MESOGPU_CUDA_CALL(cudaMemcpy(s.comm_buf.get(), buf, 3 * (size_t) count * sizeof(double),
+                                 cudaMemcpyHostToDevice));
+    unpack_velocities_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_buf.get(), s.v[0].get(),
+                                                       s.v[1].get(), s.v[2].get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::copy_velocities(int offset, int count, int first)
+  {
+    Impl &s = *impl;
+    check_send(s, offset, count, "copy_velocities");
+    check_rows(s, first, count, "copy_velocities");
+    if (count == 0) return;
+    copy_velocities_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, first,
+                                                     s.v[0].get(), s.v[1].get(), s.v[2].get());
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

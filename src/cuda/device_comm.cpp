@@ -54,6 +54,22 @@ void DeviceComm::forward(Engine &engine)
   }
 }
 
+void DeviceComm::forward_velocities(Engine &engine)
+{
+  for (const CommBrickPlan::Swap &s : plan.swaps()) {
+    if (s.send_proc == comm->me) {
+      engine.copy_velocities(s.send_offset, s.send_count, s.first_recv);
+      continue;
+    }
+    send_buf.resize(3 * (size_t) s.send_count);
+    recv_buf.resize(3 * (size_t) s.recv_count);
+    engine.pack_velocities(s.send_offset, s.send_count, send_buf.data());
+    MPI_Sendrecv(send_buf.data(), 3 * s.send_count, MPI_DOUBLE, s.send_proc, 1, recv_buf.data(),
+                 3 * s.recv_count, MPI_DOUBLE, s.recv_proc, 1, world, MPI_STATUS_IGNORE);
+    engine.unpack_velocities(s.first_recv, s.recv_count, recv_buf.data());
+  }
+}
+
 void DeviceComm::reverse(Engine &engine)
 {
   const auto &swaps = plan.swaps();

@@ -36,6 +36,9 @@ class DeviceComm : protected Pointers {
   void forward(mesogpu::cuda::Engine &engine);
   // ghost rows' forces added to their owners' rows
   void reverse(mesogpu::cuda::Engine &engine);
+  // ghosts' velocities from their owners (comm_modify vel yes: every step without a
+  // rebuild, after forward(), as Comm::forward_comm sends x and v together)
+  void forward_velocities(mesogpu::cuda::Engine &engine);
 
   // the rank of this process among those of its node (MPI_COMM_TYPE_SHARED) and the
   // number of ranks of that node

@@ -13,9 +13,16 @@
 namespace LAMMPS_NS {
 
 // pair dpd with a counter-based random number per pair and step (shared by the pair's
-// two atoms): the noise differs from the CPU style's, its statistics do not
+// two atoms): the noise differs from the CPU style's, its statistics do not. The number
+// is keyed by the pair's two atom IDs (ordered) and the step, never by device rows, so a
+// pair that straddles two ranks draws the same number on both, and a run on N ranks has
+// the noise of the run on one. Several ranks: ghosts' velocities are their owners'
+// (comm_modify vel yes, which PairDPD::init_style requires as on the CPU; sent at each
+// rebuild by borders() and every other step after the integrator's first half, as
+// Verlet's forward_comm does).
 class PairDPDCuda : public PairDPD, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(pair)
   PairDPDCuda(class LAMMPS *lmp) : PairDPD(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;
