@@ -47,6 +47,9 @@ namespace cuda {
     double kT = 0.0, inv_kappa = 0.0, rho0 = 0.0;
     int groupbit = 0;
     bool gather = false;
+    // the periodic box the grid spans (domain->boxlo/hi); unset (lo == hi): the engine's
+    // box. Several ranks must set it: the engine's box is then the rank's grown subdomain
+    double boxlo[3] = {0, 0, 0}, boxhi[3] = {0, 0, 0};
   };
 
   // neigh_modify exclude as LAMMPS's Neighbor holds it: type pairs ((ntypes+1)^2 flags,
@@ -231,6 +234,12 @@ namespace cuda {
 
     // --- MD-SCF field (fix mdscf/cuda) -----------------------------------------------
     // grids are node-major: value k of node (ix, iy, iz) at ((iz ny + iy) nx + ix) ncomp + k
+    // Several ranks: every rank holds the whole grid; owned atoms are deposited, the
+    // densities summed over ranks (set_global_sum, host-staged) so that every rank derives
+    // the same field, and forces go to owned atoms; mdscf_sums are those of the whole grid
+    // (not per rank). A second set_mdscf with the same grid size keeps phi, potentials and
+    // gradients (a multi-rank rebuild uploads the atoms again, which drops the field's
+    // parameters, not its grids)
     void set_mdscf(const HostMDSCF &p);
     // phi (volume fractions) from the host, then potentials, gradients and sums from it
     void mdscf_upload_phi(const double *phi);

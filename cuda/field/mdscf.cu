@@ -4,13 +4,34 @@
 #include "core/reduce.cuh"
 #include "physics/mdscf.h"
 #include "neighbor/cell_kernels.cuh"
+#include <limits>
 #include <stdexcept>
+#include <vector>
 
 namespace mesogpu {
 namespace cuda {
 
   namespace {
 #include "field/mdscf_kernels.cuh"
+
+    // several ranks: each rank deposited its owned atoms on the whole grid; the sum over
+    // ranks (host-staged, through the engine's global sum) gives every rank the densities
+    // of all atoms. A whole grid per rank and field update: fine for grids of up to a few
+    // 10^6 values; larger ones would want Grid3d's bricks with ghost layers (doc/fix_mdscf.md)
+    void field_sum_over_ranks(Engine::Impl &s)
+    {
+      if (!s.global_sum) return;
+      const size_t count = s.field_phi.size();
+      std::vector<acc> a(count);
+      s.field_phi.download(a.data(), count);
+      std::vector<double> h(a.begin(), a.end());
+      if (count > (size_t) std::numeric_limits<int>::max())
+        throw std::runtime_error(
+            "mesogpu: fix mdscf/cuda: the grid is too large to sum over ranks");
+      s.global_sum(h.data(), static_cast<int>(count));
+      for (size_t k = 0; k < count; ++k) a[k] = static_cast<acc>(h[k]);
+      s.field_phi.upload(a);
+    }
   }    // namespace
 
   void Engine::set_mdscf(const HostMDSCF &p)
@@ -30,18 +51,24 @@ namespace cuda {
                                std::to_string(nodes64) + " nodes; the device holds at most " +
                                std::to_string(MAX_ATOMS) + " (2^30) nodes");
     AllocLabel label("the MD-SCF field grids");
+    // the grid spans the given box (several ranks: the global one), else the engine's
+    const bool given =
+        p.boxhi[0] > p.boxlo[0] && p.boxhi[1] > p.boxlo[1] && p.boxhi[2] > p.boxlo[2];
+    if (!given && s.nlocal < s.n)
+      throw std::logic_error("mesogpu: set_mdscf on several ranks needs the global box");
+    const double *blo = given ? p.boxlo : s.lo, *bhi = given ? p.boxhi : s.hi;
     for (int d = 0; d < 3; ++d) {
       if (nn[d] < 2) throw std::runtime_error("mesogpu: fix mdscf/cuda needs >= 2 nodes per edge");
       s.field_grid.n[d] = nn[d];
-      s.field_grid.lo[d] = static_cast<acc>(s.lo[d]);
-      s.field_grid.inv_h[d] = static_cast<acc>(nn[d] / (s.hi[d] - s.lo[d]));
+      s.field_grid.lo[d] = static_cast<acc>(blo[d]);
+      s.field_grid.inv_h[d] = static_cast<acc>(nn[d] / (bhi[d] - blo[d]));
     }
     s.field_grid.ncomp = p.ncomp;
     for (int k = 0; k < p.ncomp * p.ncomp; ++k) s.field_params.chi[k] = static_cast<acc>(p.chi[k]);
     s.field_params.kT = static_cast<acc>(p.kT);
     s.field_params.inv_kappa = static_cast<acc>(p.inv_kappa);
-    const double vc = (s.hi[0] - s.lo[0]) * (s.hi[1] - s.lo[1]) * (s.hi[2] - s.lo[2]) /
-                      ((double) p.nx * p.ny * p.nz);
+    const double vc =
+        (bhi[0] - blo[0]) * (bhi[1] - blo[1]) * (bhi[2] - blo[2]) / ((double) p.nx * p.ny * p.nz);
     s.field_scale = static_cast<acc>(1.0 / (p.rho0 * vc));
     s.field_groupbit = p.groupbit;
     s.field_gather = p.gather;
@@ -99,8 +126,8 @@ namespace cuda {
     const int nodes = s.field_nodes();
     if (!s.field_gather) {
       s.field_phi.zero();
-      mdscf_deposit_atomic_kernel<<<blocks(s.n), BLOCK>>>(
-          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.type.get(), s.mask.get(),
+      mdscf_deposit_atomic_kernel<<<blocks(s.nlocal), BLOCK>>>(
+          s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.type.get(), s.mask.get(),
           s.field_groupbit, s.field_type2comp.get(), s.field_grid, s.field_phi.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
     } else {
@@ -110,8 +137,8 @@ namespace cuda {
         s.field_cell_atoms.resize((size_t) nodes * s.field_cell_cap);
         s.field_cell_count.zero();
         MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 3, 0, sizeof(int)));
-        mdscf_bin_kernel<<<blocks(s.n), BLOCK>>>(
-            s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.type.get(), s.mask.get(),
+        mdscf_bin_kernel<<<blocks(s.nlocal), BLOCK>>>(
+            s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.type.get(), s.mask.get(),
             s.field_groupbit, s.field_type2comp.get(), s.field_grid, s.field_cell_count.get(),
             s.field_cell_atoms.get(), s.field_cell_cap, s.status.get() + 3);
         MESOGPU_CUDA_LAUNCH_CHECK();
@@ -131,6 +158,7 @@ namespace cuda {
           s.field_phi.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
+    field_sum_over_ranks(s);    // several ranks: the densities of all ranks' atoms
     s.field_derive(s.field_scale);
   }
 
@@ -138,10 +166,10 @@ namespace cuda {
   {
     Impl &s = *impl;
     if (!s.have_field) throw std::runtime_error("mesogpu: mdscf_apply_forces before set_mdscf");
-    mdscf_force_kernel<<<blocks(s.n), BLOCK>>>(
-        s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.type.get(), s.mask.get(), s.field_groupbit,
-        s.field_type2comp.get(), s.field_grid, s.field_grad.get(), s.f[0].get(), s.f[1].get(),
-        s.f[2].get());
+    mdscf_force_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.type.get(), s.mask.get(),
+        s.field_groupbit, s.field_type2comp.get(), s.field_grid, s.field_grad.get(), s.f[0].get(),
+        s.f[1].get(), s.f[2].get());
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

@@ -5,9 +5,15 @@
 #include "device_context.h"
 #include "device_style_util.h"
 
+#include "comm.h"
+#include "domain.h"
 #include "engine.h"
 #include "error.h"
 #include "update.h"
+
+#include <algorithm>
+#include <limits>
+#include <mpi.h>
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
@@ -18,13 +24,17 @@ void FixMDSCFCuda::init()
   device_util::warn_if_host(lmp, "Fix", "mdscf/cuda");
 }
 
-/* the whole grid (one rank owns it) as the engine holds it, node-major, and back */
+/* the whole grid as the engine holds it, node-major, from the host's owned nodes (on
+   several ranks each rank owns a brick of Grid3d: the bricks are summed into the whole
+   grid on every rank, collective) and back into the owned nodes (derive_field() then
+   fills the ghost layers) */
 void FixMDSCFCuda::copy_phi(std::vector<double> &full, bool to_host)
 {
   full.resize((size_t) nxgrid * nygrid * nzgrid * ncomp);
-  for (int iz = 0; iz < nzgrid; ++iz)
-    for (int iy = 0; iy < nygrid; ++iy)
-      for (int ix = 0; ix < nxgrid; ++ix)
+  if (!to_host) std::fill(full.begin(), full.end(), 0.0);
+  for (int iz = nzlo_in; iz <= nzhi_in; ++iz)
+    for (int iy = nylo_in; iy <= nyhi_in; ++iy)
+      for (int ix = nxlo_in; ix <= nxhi_in; ++ix)
         for (int k = 0; k < ncomp; ++k) {
           double &flat = full[(((size_t) iz * nygrid + iy) * nxgrid + ix) * ncomp + k];
           if (to_host)
@@ -32,6 +42,13 @@ void FixMDSCFCuda::copy_phi(std::vector<double> &full, bool to_host)
           else
             flat = phi[iz][iy][ix][k];
         }
+  if (!to_host && comm->nprocs > 1) {
+    if (full.size() > (size_t) std::numeric_limits<int>::max())
+      error->all(FLERR, "Fix mdscf/cuda: the grid ({}) is too large to gather on every rank",
+                 grid_size_text());
+    MPI_Allreduce(MPI_IN_PLACE, full.data(), static_cast<int>(full.size()), MPI_DOUBLE, MPI_SUM,
+                  world);
+  }
 }
 
 void FixMDSCFCuda::device_setup(Engine &engine)
@@ -49,7 +66,15 @@ void FixMDSCFCuda::device_setup(Engine &engine)
   p.rho0 = rho0;
   p.groupbit = groupbit;
   p.gather = deposit_gather;
+  // the global periodic box (several ranks: the engine's box is the rank's subdomain)
+  for (int d = 0; d < 3; ++d) {
+    p.boxlo[d] = domain->boxlo[d];
+    p.boxhi[d] = domain->boxhi[d];
+  }
   engine.set_mdscf(p);
+  // a rebuild during a run on several ranks (run_style verlet/cuda uploads the atoms again
+  // and calls this): the engine kept its grids, which may be newer than the host's
+  if (!update->setupflag) return;
   // the host's field (built at setup, or carried over from the last run or a restart)
   // goes to the device as it is; setup() always leaves one, the build is only a guard
   if (!have_field) build_field();
@@ -87,7 +112,8 @@ void FixMDSCFCuda::pull_sums(Engine &engine)
   const double per_node = rho0 * cell_volume();
   energy_chi = per_node * s[0];
   energy_kappa = per_node * s[1];
-  virial_local = per_node * s[2];
+  // every rank has the whole grid's virial; LAMMPS sums the fixes' virials over ranks
+  virial_local = comm->me == 0 ? per_node * s[2] : 0.0;
   sums_stale = false;
 }
 

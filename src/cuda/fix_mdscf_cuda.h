@@ -18,8 +18,13 @@ namespace LAMMPS_NS {
 // one GPU). The host copy of the field (output, restart, the next run's setup) is
 // refreshed from the device when the host arrays are synced; energies and the virial
 // come from device sums (read back once per field update, when someone asks).
+// Several ranks: each rank's engine holds the whole grid over the global box, deposits its
+// owned atoms, sums the densities over ranks and derives the same field as the others;
+// forces go to owned atoms; the field's energies are global (as the CPU fix's), its
+// virial is counted on rank 0 only (LAMMPS sums fix virials over ranks).
 class FixMDSCFCuda : public FixMDSCF, public DeviceFix {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   FixMDSCFCuda(class LAMMPS *lmp, int narg, char **arg) : FixMDSCF(lmp, narg, arg) {}
   void init() override;
   void device_setup(mesogpu::cuda::Engine &engine) override;
