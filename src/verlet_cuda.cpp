@@ -8,6 +8,7 @@
 #include "comm.h"
 #include "cuda/device_bodies.h"
 #include "cuda/device_comm.h"
+#include "cuda/device_rebuild.h"
 #include "cuda/device_topology.h"
 #include "cuda/device_topology_sync.h"
 #include "cuda/gpu_choice.h"
