@@ -140,6 +140,7 @@ void VerletCuda::sync_rebuilt_atoms()
 void VerletCuda::log_rebuilds()
 {
   if (comm->me == 0)
-    utils::logmesg(lmp, "  verlet/cuda rebuilds on {} ranks: {} on the device, {} through the host\n",
+    utils::logmesg(lmp,
+                   "  verlet/cuda rebuilds on {} ranks: {} on the device, {} through the host\n",
                    comm->nprocs, rebuilds_device, rebuilds_host);
 }

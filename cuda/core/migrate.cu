@@ -29,8 +29,7 @@ namespace cuda {
         rec[(size_t) k * stride + offset] = static_cast<double>(a[rows[k]]);
       }
 
-      template <typename T>
-      __global__ void gather_column_kernel(RowPlan p, const T *old, T *out)
+      template <typename T> __global__ void gather_column_kernel(RowPlan p, const T *old, T *out)
       {
         const int i = blockIdx.x * blockDim.x + threadIdx.x;
         if (i >= p.n) return;
@@ -211,8 +210,8 @@ namespace cuda {
       mask[i] = static_cast<int>(g[5]);
     }
 
-    __global__ void pos_kernel(int n, const acc *x0, const acc *x1, const acc *x2,
-                               const int *type, PosType<real> *pos)
+    __global__ void pos_kernel(int n, const acc *x0, const acc *x1, const acc *x2, const int *type,
+                               PosType<real> *pos)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
@@ -229,13 +228,10 @@ namespace cuda {
       size_t bytes = 0;
       MESOGPU_CUDA_CALL(cub::DeviceScan::ExclusiveSum(nullptr, bytes, flag, pos, n));
       if (s.mig_scratch.size() < bytes) s.mig_scratch.resize(bytes);
-      MESOGPU_CUDA_CALL(
-          cub::DeviceScan::ExclusiveSum(s.mig_scratch.get(), bytes, flag, pos, n));
+      MESOGPU_CUDA_CALL(cub::DeviceScan::ExclusiveSum(s.mig_scratch.get(), bytes, flag, pos, n));
       int last[2] = {0, 0};
-      MESOGPU_CUDA_CALL(
-          cudaMemcpy(&last[0], pos + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
-      MESOGPU_CUDA_CALL(
-          cudaMemcpy(&last[1], flag + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
+      MESOGPU_CUDA_CALL(cudaMemcpy(&last[0], pos + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
+      MESOGPU_CUDA_CALL(cudaMemcpy(&last[1], flag + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
       return last[0] + last[1];
     }
 
@@ -386,8 +382,8 @@ namespace cuda {
     AllocLabel label("the ghost records of a rebuild");
     const size_t at = (size_t) s.mig_nghost * BORDER_WIDTH, add = (size_t) count * BORDER_WIDTH;
     grow_keep(s.ghost_rec, at + add, at);
-    MESOGPU_CUDA_CALL(cudaMemcpy(s.ghost_rec.get() + at, buf, add * sizeof(double),
-                                 cudaMemcpyHostToDevice));
+    MESOGPU_CUDA_CALL(
+        cudaMemcpy(s.ghost_rec.get() + at, buf, add * sizeof(double), cudaMemcpyHostToDevice));
     s.mig_nghost += count;
   }
 

@@ -172,10 +172,10 @@ void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
       }
       const bool sendflag = ineed / 2 < (brick->*m_sendneed)[dim][ineed % 2];
       s.send_offset = static_cast<int>(send_list.size());
-      s.send_count = sendflag ? engine.border_select(dim, (brick->*m_slablo)[iswap],
-                                                     (brick->*m_slabhi)[iswap], nfirst, nlast,
-                                                     send_list)
-                              : engine.border_select(dim, 0.0, -1.0, nfirst, nfirst, send_list);
+      s.send_count = sendflag
+                         ? engine.border_select(dim, (brick->*m_slablo)[iswap],
+                                                (brick->*m_slabhi)[iswap], nfirst, nlast, send_list)
+                         : engine.border_select(dim, 0.0, -1.0, nfirst, nfirst, send_list);
       s.send_proc = (brick->*m_sendproc)[iswap];
       s.recv_proc = (brick->*m_recvproc)[iswap];
       s.pbc_flag = (brick->*m_pbc_flag)[iswap];

@@ -114,8 +114,8 @@ std::string write_kg()
       << " zlo zhi\n\nMasses\n\n1 1.0\n\nAtoms # bond\n\n";
     for (int r = 0; r < ny * nz; ++r)
       for (int k = 0; k < nx; ++k)
-        o << r * nx + k + 1 << " " << r + 1 << " 1 " << (k + 0.5) * bx << " "
-          << (r % ny + 0.5) * by << " " << (r / ny + 0.5) * by << "\n";
+        o << r * nx + k + 1 << " " << r + 1 << " 1 " << (k + 0.5) * bx << " " << (r % ny + 0.5) * by
+          << " " << (r / ny + 0.5) * by << "\n";
     o << "\nBonds\n\n";
     int b = 0;
     for (int r = 0; r < ny * nz; ++r)
@@ -164,8 +164,8 @@ Result run_lj(MPI_Comm comm, const std::string &mode)
           "read_data " + write_hot_lj(), "pair_style " + S(dev, "lj/cut") + " 2.5",
           "pair_coeff 1 1 1.0 1.0 2.5", "neighbor 0.1 bin",
           "neigh_modify every 1 delay 0 check yes", "timestep 0.004",
-          "thermo_style custom step temp pe press", "thermo 50",
-          "fix 1 all " + S(dev, "nve"), "dump d all custom 50 /dev/null id x y z vx"});
+          "thermo_style custom step temp pe press", "thermo 50", "fix 1 all " + S(dev, "nve"),
+          "dump d all custom 50 /dev/null id x y z vx"});
   if (dev) l.cmd("run_style verlet/cuda share yes rebuild " + mode);
   const int half = TRAJ_STEPS / 2;
   l.cmd("run " + std::to_string(half) + " post no");
@@ -244,14 +244,26 @@ TEST(MultiRankRebuild, BondsFallBackToHost)
   if (world_size() < 2) GTEST_SKIP() << "needs several ranks";
   Lmp l(MPI_COMM_WORLD);
   const std::string logfile = shared_path("log_kg", ".lammps");
-  l.cmds({"log " + logfile, "units lj", "atom_style bond", "atom_modify map array",
-          "comm_modify cutoff 3.0", "read_data " + write_kg(),
+  l.cmds({"log " + logfile,
+          "units lj",
+          "atom_style bond",
+          "atom_modify map array",
+          "comm_modify cutoff 3.0",
+          "read_data " + write_kg(),
           "velocity all create 2.0 4928459 mom yes rot no dist gaussian",
-          "pair_style lj/cut/cuda 1.122462048309373", "pair_coeff 1 1 1.0 1.0 1.122462048309373",
-          "pair_modify shift yes", "bond_style fene/cuda", "bond_coeff 1 30.0 1.5 1.0 1.0",
-          "special_bonds fene", "neighbor 0.1 bin", "neigh_modify every 1 delay 0 check yes",
-          "timestep 0.004", "fix 1 all nve/cuda",
-          "run_style verlet/cuda share yes rebuild device", "run 100 post no", "log none"});
+          "pair_style lj/cut/cuda 1.122462048309373",
+          "pair_coeff 1 1 1.0 1.0 1.122462048309373",
+          "pair_modify shift yes",
+          "bond_style fene/cuda",
+          "bond_coeff 1 30.0 1.5 1.0 1.0",
+          "special_bonds fene",
+          "neighbor 0.1 bin",
+          "neigh_modify every 1 delay 0 check yes",
+          "timestep 0.004",
+          "fix 1 all nve/cuda",
+          "run_style verlet/cuda share yes rebuild device",
+          "run 100 post no",
+          "log none"});
   if (world_rank() == 0) {
     Result r;
     read_counts(r, logfile);
