@@ -63,7 +63,8 @@ void VerletCuda::device_forces(bool energy_virial)
 }
 
 /* ----------------------------------------------------------------------
-   several ranks, a reneighbouring step (Verlet::run's, through the host): the owned
+   several ranks, a reneighbouring step (Verlet::run's): on the device (rebuild device,
+   src/cuda/device_rebuild.h) when nothing needs the host; else through the host: the owned
    atoms come down, LAMMPS wraps them, moves them between ranks and builds ghosts, and
    the engine takes owned atoms and ghosts again with their plan and lists. The fixes of
    a multi-rank run keep no per-atom device state besides x and v.
@@ -74,7 +75,11 @@ void VerletCuda::rank_rebuild()
   // on the device unless asked otherwise or something needs the host (said once a run)
   if (rebuild_on_device) {
     if (!device_rebuild) device_rebuild = std::make_unique<DeviceRebuild>(lmp);
-    const std::string why = device_rebuild->why_host(*engine);
+    std::string why = device_rebuild->why_host(*engine);
+    // every rank takes the same path (device registries could differ between ranks)
+    int mine = why.empty() ? 0 : 1, any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, world);
+    if (any && why.empty()) why = "another rank needs the host";
     if (why.empty()) {
       device_rebuild->run(*engine, *device_comm);
       engine->build_neighbor_list();
