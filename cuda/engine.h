@@ -416,6 +416,34 @@ namespace cuda {
     void pack_velocities(int offset, int count, double *buf);
     void unpack_velocities(int first, int count, const double *buf);
     void copy_velocities(int offset, int count, int first);
+    // --- several MPI ranks, a reneighbouring step on the device (core/migrate.cu; the host
+    // side, messages and LAMMPS's plan: src/cuda/device_rebuild.cpp) ---------------------
+    // the per-atom arrays that cannot move between ranks on the device ("" when all can)
+    std::string migration_missing() const;
+    // Domain::pbc() on the owned rows for the global box lo..hi (periodic[d] != 0: wrap,
+    // image counts follow); drops the ghost rows
+    void wrap_owned(const double lo[3], const double hi[3], const int periodic[3]);
+    // CommBrick::exchange, one dimension: owned rows with x[dim] outside [lo, hi) leave,
+    // their records (record_width() doubles each) go to `records`; returns how many
+    int exchange_leaving(int dim, double lo, double hi, std::vector<double> &records);
+    // the staying rows (their order kept) and then the `count` arriving records
+    void exchange_arrivals(const double *records, int count);
+    int record_width() const;
+    int record_offset(const std::string &name) const;    // e.g. "xx", "xy", "xz"
+    // CommBrick::borders, one swap: rows nfirst .. nlast-1 (owned, then ghosts received so
+    // far) with lo <= x[dim] <= hi, in row order, appended to `send`; returns how many.
+    // border_pack: their border records (x + shift when shifted, tag, type, mask: 6
+    // doubles) into buf; border_receive: records that become the next ghosts;
+    // border_copy: a swap with this rank itself. border_finish: the rows (owned + ghosts)
+    // of all arrays; then set_ghost_plan and build_neighbor_list.
+    static constexpr int BORDER_WIDTH = 6;
+    int border_select(int dim, double lo, double hi, int nfirst, int nlast, std::vector<int> &send);
+    void border_pack(const double shift[3], bool shifted, std::vector<double> &buf);
+    void border_receive(const double *buf, int count);
+    void border_copy(const double shift[3], bool shifted);
+    void border_finish();
+    // tags, types, masks of the owned rows (host sync after atoms moved between ranks)
+    void download_ids(int *tag, int *type, int *mask) const;
     // the CUDA device this process uses (before the first Engine; run_style verlet/cuda:
     // node-local rank mod device count)
     static void use_device(int dev);

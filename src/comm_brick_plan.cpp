@@ -9,6 +9,7 @@
 #include "error.h"
 
 #include <mpi.h>
+#include <utility>
 
 using namespace LAMMPS_NS;
 
@@ -64,6 +65,14 @@ void CommBrickPlan::rebuild()
     send_list.insert(send_list.end(), list, list + s.send_count);
     ghost_count += s.recv_count;
   }
+}
+
+void CommBrickPlan::assign(std::vector<Swap> swaps, std::vector<int> send)
+{
+  swap_list = std::move(swaps);
+  send_list = std::move(send);
+  ghost_count = 0;
+  for (const Swap &s : swap_list) ghost_count += s.recv_count;
 }
 
 void CommBrickPlan::shift(const Swap &s, double d[3]) const

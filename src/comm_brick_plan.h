@@ -36,6 +36,10 @@ class CommBrickPlan : protected Pointers {
   // copies the plan out of comm; call after every comm->borders() (reneighbouring).
   // An error when comm is not comm_style brick.
   void rebuild();
+  // a plan made elsewhere with CommBrick::borders()'s rules (the device rebuild of a
+  // resident run, src/cuda/device_rebuild.cpp): swaps in order, their send lists
+  // concatenated (Swap::send_offset into send)
+  void assign(std::vector<Swap> swaps, std::vector<int> send);
 
   const std::vector<Swap> &swaps() const { return swap_list; }
   const std::vector<int> &send_index() const { return send_list; }

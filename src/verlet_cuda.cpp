@@ -8,6 +8,7 @@
 #include "comm.h"
 #include "cuda/device_bodies.h"
 #include "cuda/device_comm.h"
+#include "cuda/device_rebuild.h"
 #include "cuda/device_topology.h"
 #include "cuda/device_topology_sync.h"
 #include "cuda/gpu_choice.h"
@@ -76,8 +77,16 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
       if (!mesogpu::parse_share(arg[i + 1], share_gpu, why))
         error->all(FLERR, "run_style verlet/cuda: share {}", why);
       i++;
+    } else if (strcmp(arg[i], "rebuild") == 0) {
+      // reneighbouring steps on several ranks: on the device or through the host
+      if (i + 1 >= narg || !mesogpu::parse_rebuild(arg[i + 1], rebuild_on_device, why))
+        error->all(FLERR, "run_style verlet/cuda: rebuild {}",
+                   i + 1 < narg ? why : "needs a value (device or host)");
+      i++;
     } else {
-      error->all(FLERR, "run_style verlet/cuda: unknown keyword '{}' (allowed: share yes|no)",
+      error->all(FLERR,
+                 "run_style verlet/cuda: unknown keyword '{}' (allowed: share yes|no, rebuild "
+                 "device|host)",
                  arg[i]);
     }
   }
@@ -506,12 +515,17 @@ void VerletCuda::resident_setup(int flag, bool full)
   check_styles();
   update->setupflag = 1;
   const double t0 = platform::walltime();
+  if (full) rebuilds_device = rebuilds_host = 0;
 
   // host lists of computes/fixes (rdf, ...) are built, and refreshed at sync steps
   find_host_lists();
   if (multi_rank) DeviceComm::check_styles(lmp, host_lists_needed);
   if (full) atom->setup();
-  if (full || flag) {
+  // after reneighbouring on the device the host's ghosts are stale: always rebuilt here
+  const bool last_run_device = host_ghosts_stale();
+  const bool ghosts_stale = device_rebuild_pending() || last_run_device;
+  if (full || flag || ghosts_stale) {
+    if (device_rebuild_pending()) sync_rebuilt_atoms();
     modify->setup_pre_exchange();
     domain->pbc();
     domain->reset_box();
@@ -619,6 +633,8 @@ void VerletCuda::sync_atoms()
   const int n = atom->nlocal;
   std::vector<int> image(3 * (size_t) n);
   try {
+    // atoms moved between ranks on the device: tags, types, masks, the atom map
+    if (device_rebuild_pending()) sync_rebuilt_atoms();
     engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr,
                            n ? atom->f[0] : nullptr, image.data());
     if (n && engine->has_orientation())
@@ -824,6 +840,7 @@ void VerletCuda::run(int n)
 void VerletCuda::cleanup()
 {
   sync_atoms();
+  if (multi_rank) log_rebuilds();
   Verlet::cleanup();
 }
 

@@ -11,6 +11,7 @@
 #include "verlet.h"
 
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -65,6 +66,17 @@ class VerletCuda : public Verlet, public DeviceContext {
   std::unique_ptr<class DeviceComm> device_comm;
   bool multi_rank = false, reverse_forces = false;
   bool share_gpu = false;    // several ranks of a node may share a GPU (keyword share)
+  // reneighbouring steps on several ranks: on the device (keyword rebuild device, the
+  // default, src/cuda/device_rebuild.h) or through the host; how many went each way in
+  // this run, and the last reason logged for the host path
+  bool rebuild_on_device = true;
+  std::unique_ptr<class DeviceRebuild> device_rebuild;
+  long long rebuilds_device = 0, rebuilds_host = 0;
+  std::string host_rebuild_why;
+  void log_rebuilds();
+  bool device_rebuild_pending() const;    // host arrays stale after a device rebuild
+  void sync_rebuilt_atoms();
+  bool host_ghosts_stale();    // the last run reneighboured on the device (clears it)
   // verlet_cuda_ranks.cpp: the parts of several ranks
   void select_device();
   void rank_rebuild();

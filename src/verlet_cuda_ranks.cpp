@@ -10,6 +10,7 @@
 #include "atom.h"
 #include "comm.h"
 #include "cuda/device_comm.h"
+#include "cuda/device_rebuild.h"
 #include "cuda/device_styles.h"
 #include "cuda/gpu_choice.h"
 #include "domain.h"
@@ -19,7 +20,9 @@
 #include "neighbor.h"
 #include "update.h"
 
+#include <memory>
 #include <mpi.h>
+#include <string>
 #include <vector>
 
 using namespace LAMMPS_NS;
@@ -60,7 +63,8 @@ void VerletCuda::device_forces(bool energy_virial)
 }
 
 /* ----------------------------------------------------------------------
-   several ranks, a reneighbouring step (Verlet::run's, through the host): the owned
+   several ranks, a reneighbouring step (Verlet::run's): on the device (rebuild device,
+   src/cuda/device_rebuild.h) when nothing needs the host; else through the host: the owned
    atoms come down, LAMMPS wraps them, moves them between ranks and builds ghosts, and
    the engine takes owned atoms and ghosts again with their plan and lists. The fixes of
    a multi-rank run keep no per-atom device state besides x and v.
@@ -68,6 +72,26 @@ void VerletCuda::device_forces(bool energy_virial)
 
 void VerletCuda::rank_rebuild()
 {
+  // on the device unless asked otherwise or something needs the host (said once a run)
+  if (rebuild_on_device) {
+    if (!device_rebuild) device_rebuild = std::make_unique<DeviceRebuild>(lmp);
+    std::string why = device_rebuild->why_host(*engine);
+    // every rank takes the same path (device registries could differ between ranks)
+    int mine = why.empty() ? 0 : 1, any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, world);
+    if (any && why.empty()) why = "another rank needs the host";
+    if (why.empty()) {
+      device_rebuild->run(*engine, *device_comm);
+      engine->build_neighbor_list();
+      rebuilds_device++;
+      return;
+    }
+    if (why != host_rebuild_why && comm->me == 0)
+      utils::logmesg(lmp, "  verlet/cuda: reneighbouring through the host ({})\n", why);
+    host_rebuild_why = why;
+  }
+  rebuilds_host++;
+  if (device_rebuild_pending()) sync_rebuilt_atoms();
   const int n = atom->nlocal;
   std::vector<int> image(3 * (size_t) n);
   engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr, nullptr, image.data());
@@ -92,4 +116,36 @@ void VerletCuda::rank_rebuild()
   upload();    // owned atoms, ghosts, topology, force styles, the ghost plan
   for (auto *f : fix_device) f->device_setup(*engine);
   engine->build_neighbor_list();
+}
+
+/* ----------------------------------------------------------------------
+   after device rebuilds the host arrays hold other atoms than the device rows: their
+   tags, types and masks (and the atom map) first, before x, v, f, image come down
+------------------------------------------------------------------------- */
+
+bool VerletCuda::device_rebuild_pending() const
+{
+  return device_rebuild && device_rebuild->host_stale();
+}
+
+bool VerletCuda::host_ghosts_stale()
+{
+  return device_rebuild && device_rebuild->take_host_ghosts_stale();
+}
+
+void VerletCuda::sync_rebuilt_atoms()
+{
+  device_rebuild->sync_host(*engine);
+}
+
+/* ----------------------------------------------------------------------
+   end of a run on several ranks: how its reneighbouring steps went (tests read it)
+------------------------------------------------------------------------- */
+
+void VerletCuda::log_rebuilds()
+{
+  if (comm->me == 0)
+    utils::logmesg(lmp,
+                   "  verlet/cuda rebuilds on {} ranks: {} on the device, {} through the host\n",
+                   comm->nprocs, rebuilds_device, rebuilds_host);
 }

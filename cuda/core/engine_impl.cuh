@@ -37,6 +37,13 @@ namespace cuda {
     // contiguous staging buffer (3 values per atom)
     DeviceArray<int> comm_send;
     DeviceArray<double> comm_buf;
+    // a reneighbouring step on the device (core/migrate.cu): the staying rows and the
+    // leaving ones of an exchange, a new row list, a swap's selection, flags, CUB scratch,
+    // exchange records, and the border records of the ghosts received so far
+    DeviceArray<int> mig_keep, mig_leave, mig_src, mig_sel, mig_count;
+    DeviceArray<char> mig_flag, mig_scratch;
+    DeviceArray<double> mig_rec, ghost_rec;
+    int mig_nkeep = 0, mig_nghost = 0, mig_nsel = 0;
     // the first `count` device sums of `a` summed over ranks in place (one rank: nothing)
     void sum_over_ranks(DeviceArray<double> &a, int count)
     {

@@ -2,7 +2,10 @@
  * the atoms on the device; every array indexed by atom must follow, and so must every
  * stored atom index. Each part of the engine registers the arrays it owns when it first
  * fills them, with the way they reorder; the sort walks the registry and knows no array
- * by name. */
+ * by name. On several MPI ranks a reneighbouring step on the device (core/migrate.cu)
+ * also moves atoms between ranks: an entry may say how its array migrates (its part of
+ * an atom's exchange record, and the array for a new row list). An entry without one
+ * (bonds, special lists: atom indices) keeps that rebuild on the host. */
 #ifndef MESOGPU_CUDA_CORE_PER_ATOM_CUH
 #define MESOGPU_CUDA_CORE_PER_ATOM_CUH
 
@@ -23,32 +26,105 @@ namespace cuda {
       const int *src, *inv;
     };
 
+    // a new row list after atoms moved between ranks: new row i < nsrc is old row src[i]
+    // (>= 0) or exchange record -1 - src[i] (< 0; record r at rec[r stride + offset ..],
+    // offset: the entry's place in the record); rows nsrc .. n-1 (ghosts) are zero (the
+    // core writes the ghosts' positions, types, masks and tags itself). Device pointers.
+    struct RowPlan {
+      int n, nsrc;
+      const int *src;
+      const double *rec;
+      int stride, offset;
+    };
+    // how an array migrates: `width` doubles per atom in an exchange record (0: none, the
+    // array is derived or rebuilt later); pack writes them for `count` rows (device list)
+    // into rec[k stride + offset ..]; rebuild makes the array for a RowPlan
+    struct Migrate {
+      int width = 0;
+      std::function<void(const int *rows, int count, double *rec, int stride, int offset)> pack;
+      std::function<void(const RowPlan &)> rebuild;
+      explicit operator bool() const { return static_cast<bool>(rebuild); }
+    };
+
     class PerAtomRegistry {
      public:
       using Permute = std::function<void(const Permutation &)>;
       // a second registration under a name replaces the first (parts register on upload)
-      void add(const std::string &name, Permute permute)
+      void add(const std::string &name, Permute permute, Migrate migrate = Migrate())
       {
         for (auto &e : entries)
-          if (e.first == name) {
-            e.second = std::move(permute);
+          if (e.name == name) {
+            e.permute = std::move(permute);
+            e.migrate = std::move(migrate);
             return;
           }
-        entries.emplace_back(name, std::move(permute));
+        entries.push_back({name, std::move(permute), std::move(migrate)});
       }
       void permute_all(const Permutation &p) const
       {
-        for (const auto &e : entries) e.second(p);
+        for (const auto &e : entries) e.permute(p);
       }
       std::vector<std::string> names() const
       {
         std::vector<std::string> out;
-        for (const auto &e : entries) out.push_back(e.first);
+        for (const auto &e : entries) out.push_back(e.name);
         return out;
+      }
+      // the entries that cannot migrate (empty: every array can)
+      std::vector<std::string> without_migration() const
+      {
+        std::vector<std::string> out;
+        for (const auto &e : entries)
+          if (!e.migrate) out.push_back(e.name);
+        return out;
+      }
+      // doubles per atom in an exchange record, and where an entry's part starts (-1: none)
+      int record_width() const
+      {
+        int w = 0;
+        for (const auto &e : entries) w += e.migrate ? e.migrate.width : 0;
+        return w;
+      }
+      int record_offset(const std::string &name) const
+      {
+        int w = 0;
+        for (const auto &e : entries) {
+          if (e.name == name) return e.migrate && e.migrate.width ? w : -1;
+          w += e.migrate ? e.migrate.width : 0;
+        }
+        return -1;
+      }
+      // the records of `count` rows (device list) into rec (device, record_width() each)
+      void pack_all(const int *rows, int count, double *rec) const
+      {
+        const int stride = record_width();
+        int off = 0;
+        for (const auto &e : entries) {
+          if (!e.migrate || e.migrate.width == 0) continue;
+          e.migrate.pack(rows, count, rec, stride, off);
+          off += e.migrate.width;
+        }
+      }
+      // every array for a new row list (plan.stride and plan.offset are set here)
+      void rebuild_all(RowPlan plan) const
+      {
+        plan.stride = record_width();
+        int off = 0;
+        for (const auto &e : entries) {
+          if (!e.migrate) continue;
+          plan.offset = off;
+          e.migrate.rebuild(plan);
+          off += e.migrate.width;
+        }
       }
 
      private:
-      std::vector<std::pair<std::string, Permute>> entries;
+      struct Entry {
+        std::string name;
+        Permute permute;
+        Migrate migrate;
+      };
+      std::vector<Entry> entries;
     };
 
     // the reorderings the registered arrays use (core/permute.cu): column-major per-atom
@@ -59,6 +135,12 @@ namespace cuda {
     void permute_rows_remap(DeviceArray<int> &a, int rows, const Permutation &p);
     void permute_rowmajor(DeviceArray<int> &a, int width, bool remap, const Permutation &p);
     void permute_int4(DeviceArray<int4> &a, int rows, bool remap_w, const Permutation &p);
+
+    // the migration of a one-value-per-atom array (core/migrate.cu): one double per atom
+    // in the record (an empty array stays empty); derived_rows: no record, the array is
+    // only resized to the new rows (contents rewritten by its owner: pos, order, cell_of)
+    template <typename T> Migrate column_migration(DeviceArray<T> *a);
+    template <typename T> Migrate derived_rows(DeviceArray<T> *a);
 
   }    // namespace detail
 }    // namespace cuda

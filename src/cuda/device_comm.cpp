@@ -20,6 +20,7 @@
 #include <cstring>
 #include <mpi.h>
 #include <typeinfo>
+#include <utility>
 
 using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
@@ -32,6 +33,13 @@ void DeviceComm::rebuild(Engine &engine)
   if (plan.nghost() != atom->nghost)
     error->one(FLERR, "run_style verlet/cuda: the ghost plan receives {} atoms, LAMMPS has {}",
                plan.nghost(), atom->nghost);
+  engine.set_ghost_plan(plan.send_index());
+}
+
+void DeviceComm::take_plan(Engine &engine, std::vector<CommBrickPlan::Swap> swaps,
+                           std::vector<int> send)
+{
+  plan.assign(std::move(swaps), std::move(send));
   engine.set_ghost_plan(plan.send_index());
 }
 

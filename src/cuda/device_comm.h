@@ -32,6 +32,9 @@ class DeviceComm : protected Pointers {
   // after comm->borders() and the upload of owned atoms and ghosts: the plan, its send
   // lists on the device; an error when the ghost count is not the plan's
   void rebuild(mesogpu::cuda::Engine &engine);
+  // a plan made on the device (src/cuda/device_rebuild.cpp) instead of comm's
+  void take_plan(mesogpu::cuda::Engine &engine, std::vector<CommBrickPlan::Swap> swaps,
+                 std::vector<int> send);
   // ghosts' positions from their owners (every step without a rebuild)
   void forward(mesogpu::cuda::Engine &engine);
   // ghost rows' forces added to their owners' rows

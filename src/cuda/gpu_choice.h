@@ -56,6 +56,22 @@ inline bool parse_share(const char *value, bool &share, std::string &error)
   return true;
 }
 
+// run_style verlet/cuda rebuild device|host: reneighbouring steps on several ranks on
+// the device (true) or through the host
+inline bool parse_rebuild(const char *value, bool &device, std::string &error)
+{
+  const std::string v = value ? value : "";
+  if (v == "device") {
+    device = true;
+  } else if (v == "host") {
+    device = false;
+  } else {
+    error = "'" + v + "' is not device or host";
+    return false;
+  }
+  return true;
+}
+
 }    // namespace mesogpu
 
 #endif

@@ -1,0 +1,465 @@
+/* mesogpu: a reneighbouring step of a resident run on several MPI ranks on the device
+ * (see engine.h, "several MPI ranks, a reneighbouring step on the device"): Domain::pbc()
+ * of the owned rows, CommBrick::exchange()'s selection of the atoms that leave, their
+ * records packed from every registered per-atom array (core/per_atom.cuh: Migrate), the
+ * arrays rebuilt for the staying rows (order kept) and the arrivals, and
+ * CommBrick::borders()'s per-swap selection (rows in order, so the send lists are
+ * LAMMPS's) with AtomVec::pack_border's records (x + shift, tag, type, mask). Selections
+ * are flags, an exclusive scan (CUB, deterministic) and a scatter. The messages, the
+ * swap table and the order of the swaps are the host's (src/cuda/device_rebuild.cpp). */
+
+#include "core/engine_impl.cuh"
+
+#include <cub/device/device_scan.cuh>
+
+#include <stdexcept>
+#include <string>
+
+namespace mesogpu {
+namespace cuda {
+  namespace detail {
+    namespace {
+
+      template <typename T>
+      __global__ void pack_column_kernel(int count, const int *rows, const T *a, double *rec,
+                                         int stride, int offset)
+      {
+        const int k = blockIdx.x * blockDim.x + threadIdx.x;
+        if (k >= count) return;
+        rec[(size_t) k * stride + offset] = static_cast<double>(a[rows[k]]);
+      }
+
+      template <typename T> __global__ void gather_column_kernel(RowPlan p, const T *old, T *out)
+      {
+        const int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i >= p.n) return;
+        if (i >= p.nsrc) {
+          out[i] = T(0);    // a ghost row
+          return;
+        }
+        const int s = p.src[i];
+        out[i] = s >= 0 ? old[s] : static_cast<T>(p.rec[(size_t) (-1 - s) * p.stride + p.offset]);
+      }
+
+    }    // namespace
+
+    template <typename T> Migrate column_migration(DeviceArray<T> *a)
+    {
+      Migrate m;
+      m.width = 1;
+      m.pack = [a](const int *rows, int count, double *rec, int stride, int offset) {
+        if (a->size() == 0 || count == 0) return;
+        pack_column_kernel<T><<<blocks(count), BLOCK>>>(count, rows, a->get(), rec, stride, offset);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+      };
+      m.rebuild = [a](const RowPlan &p) {
+        if (a->size() == 0) return;    // an array this run does not use (rmass)
+        DeviceArray<T> out;
+        out.resize(p.n);
+        if (p.n > 0) {
+          gather_column_kernel<T><<<blocks(p.n), BLOCK>>>(p, a->get(), out.get());
+          MESOGPU_CUDA_LAUNCH_CHECK();
+        }
+        a->swap(out);
+      };
+      return m;
+    }
+
+    template <typename T> Migrate derived_rows(DeviceArray<T> *a)
+    {
+      Migrate m;
+      m.rebuild = [a](const RowPlan &p) { a->resize(p.n); };
+      return m;
+    }
+
+    template Migrate column_migration(DeviceArray<acc> *);
+    template Migrate column_migration(DeviceArray<int> *);
+    template Migrate derived_rows(DeviceArray<int> *);
+    template Migrate derived_rows(DeviceArray<PosType<real>> *);
+
+  }    // namespace detail
+
+  namespace {
+
+    // Domain::pbc(), orthogonal box: one period added or removed, image count adjusted
+    __global__ void wrap_kernel(int n, acc *x0, acc *x1, acc *x2, int *im0, int *im1, int *im2,
+                                double3 lo, double3 hi, int3 periodic)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      acc *x[3] = {x0, x1, x2};
+      int *im[3] = {im0, im1, im2};
+      const double l[3] = {lo.x, lo.y, lo.z}, h[3] = {hi.x, hi.y, hi.z};
+      const int per[3] = {periodic.x, periodic.y, periodic.z};
+      for (int d = 0; d < 3; ++d) {
+        if (!per[d]) continue;
+        const acc prd = static_cast<acc>(h[d] - l[d]);
+        acc v = x[d][i];
+        if (v < static_cast<acc>(l[d])) {
+          v += prd;
+          im[d][i] -= 1;
+        }
+        if (v >= static_cast<acc>(h[d])) {
+          v -= prd;
+          v = v > static_cast<acc>(l[d]) ? v : static_cast<acc>(l[d]);    // MAX(x, lo)
+          im[d][i] += 1;
+        }
+        x[d][i] = v;
+      }
+    }
+
+    __global__ void leave_flag_kernel(int n, const acc *xd, double lo, double hi, int *flag)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const double v = static_cast<double>(xd[i]);
+      flag[i] = (v < lo || v >= hi) ? 1 : 0;
+    }
+
+    // the leaving rows in order into leave, the staying ones in order into keep
+    __global__ void split_kernel(int n, const int *flag, const int *pos, int *keep, int *leave)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      if (flag[i])
+        leave[pos[i]] = i;
+      else
+        keep[i - pos[i]] = i;
+    }
+
+    __global__ void source_kernel(int nkeep, int n, const int *keep, int *src)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      src[i] = i < nkeep ? keep[i] : -1 - (i - nkeep);
+    }
+
+    __global__ void iota_kernel(int n, int *a)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) a[i] = i;
+    }
+
+    // a swap's candidates rows nfirst + k: owned rows from the arrays, ghosts received
+    // during these borders from their records
+    __device__ inline double row_coord(int j, int d, int nlocal, const acc *const *x,
+                                       const double *ghost)
+    {
+      return j < nlocal ? static_cast<double>(x[d][j])
+                        : ghost[(size_t) (j - nlocal) * Engine::BORDER_WIDTH + d];
+    }
+
+    __global__ void slab_flag_kernel(int count, int nfirst, int nlocal, int dim, double lo,
+                                     double hi, const acc *x0, const acc *x1, const acc *x2,
+                                     const double *ghost, int *flag)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const acc *x[3] = {x0, x1, x2};
+      const double v = row_coord(nfirst + k, dim, nlocal, x, ghost);
+      flag[k] = (v >= lo && v <= hi) ? 1 : 0;
+    }
+
+    __global__ void select_kernel(int count, int nfirst, const int *flag, const int *pos, int *sel)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k < count && flag[k]) sel[pos[k]] = nfirst + k;
+    }
+
+    // AtomVec::pack_border: x + dx in one addition when the swap crosses a periodic side,
+    // then tag, type, mask
+    __global__ void border_pack_kernel(int count, const int *sel, int nlocal, const acc *x0,
+                                       const acc *x1, const acc *x2, const int *tag,
+                                       const int *type, const int *mask, const double *ghost,
+                                       double3 shift, int shifted, double *out)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int j = sel[k];
+      const acc *x[3] = {x0, x1, x2};
+      const double sh[3] = {shift.x, shift.y, shift.z};
+      double *o = out + (size_t) k * Engine::BORDER_WIDTH;
+      for (int d = 0; d < 3; ++d) {
+        const double v = row_coord(j, d, nlocal, x, ghost);
+        o[d] = shifted ? v + sh[d] : v;
+      }
+      if (j < nlocal) {
+        o[3] = tag[j];
+        o[4] = type[j];
+        o[5] = mask[j];
+      } else {
+        const double *g = ghost + (size_t) (j - nlocal) * Engine::BORDER_WIDTH;
+        o[3] = g[3];
+        o[4] = g[4];
+        o[5] = g[5];
+      }
+    }
+
+    __global__ void ghost_unpack_kernel(int nghost, int nlocal, const double *ghost, acc *x0,
+                                        acc *x1, acc *x2, int *tag, int *type, int *mask)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= nghost) return;
+      const double *g = ghost + (size_t) k * Engine::BORDER_WIDTH;
+      const int i = nlocal + k;
+      x0[i] = static_cast<acc>(g[0]);
+      x1[i] = static_cast<acc>(g[1]);
+      x2[i] = static_cast<acc>(g[2]);
+      tag[i] = static_cast<int>(g[3]);
+      type[i] = static_cast<int>(g[4]);
+      mask[i] = static_cast<int>(g[5]);
+    }
+
+    __global__ void pos_kernel(int n, const acc *x0, const acc *x1, const acc *x2, const int *type,
+                               PosType<real> *pos)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      pos[i].x = static_cast<real>(x0[i]);
+      pos[i].y = static_cast<real>(x1[i]);
+      pos[i].z = static_cast<real>(x2[i]);
+      pos[i].type = type[i];
+    }
+
+    // exclusive scan of n 0/1 flags into pos; returns the number of ones
+    int scan_flags(Engine::Impl &s, const int *flag, int *pos, int n)
+    {
+      if (n <= 0) return 0;
+      size_t bytes = 0;
+      MESOGPU_CUDA_CALL(cub::DeviceScan::ExclusiveSum(nullptr, bytes, flag, pos, n));
+      if (s.mig_scratch.size() < bytes) s.mig_scratch.resize(bytes);
+      MESOGPU_CUDA_CALL(cub::DeviceScan::ExclusiveSum(s.mig_scratch.get(), bytes, flag, pos, n));
+      int last[2] = {0, 0};
+      MESOGPU_CUDA_CALL(cudaMemcpy(&last[0], pos + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
+      MESOGPU_CUDA_CALL(cudaMemcpy(&last[1], flag + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
+      return last[0] + last[1];
+    }
+
+    // a device array grown to at least n elements, its first `keep` kept
+    void grow_keep(DeviceArray<double> &a, size_t n, size_t keep)
+    {
+      if (n <= a.size()) return;
+      DeviceArray<double> b;
+      b.resize(std::max(n, 2 * a.size()));
+      if (keep)
+        MESOGPU_CUDA_CALL(
+            cudaMemcpy(b.get(), a.get(), keep * sizeof(double), cudaMemcpyDeviceToDevice));
+      a.swap(b);
+    }
+
+  }    // namespace
+
+  std::string Engine::migration_missing() const
+  {
+    std::string out;
+    for (const auto &name : impl->per_atom.without_migration())
+      out += (out.empty() ? "" : ", ") + name;
+    return out;
+  }
+
+  int Engine::record_width() const
+  {
+    return impl->per_atom.record_width();
+  }
+
+  int Engine::record_offset(const std::string &name) const
+  {
+    return impl->per_atom.record_offset(name);
+  }
+
+  void Engine::wrap_owned(const double lo[3], const double hi[3], const int periodic[3])
+  {
+    Impl &s = *impl;
+    s.mig_nghost = 0;
+    const int n = s.nlocal;
+    if (n == 0) return;
+    wrap_kernel<<<blocks(n), BLOCK>>>(
+        n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
+        s.image[2].get(), make_double3(lo[0], lo[1], lo[2]), make_double3(hi[0], hi[1], hi[2]),
+        make_int3(periodic[0], periodic[1], periodic[2]));
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  int Engine::exchange_leaving(int dim, double lo, double hi, std::vector<double> &records)
+  {
+    Impl &s = *impl;
+    if (dim < 0 || dim > 2) throw std::logic_error("mesogpu: exchange_leaving: dimension");
+    AllocLabel label("the atom exchange of a rebuild");
+    const int n = s.nlocal;
+    s.mig_count.resize(std::max(n, 1));    // flags
+    s.mig_src.resize(std::max(n, 1));      // their scan
+    s.mig_keep.resize(std::max(n, 1));
+    s.mig_leave.resize(std::max(n, 1));
+    int nleave = 0;
+    if (n > 0) {
+      leave_flag_kernel<<<blocks(n), BLOCK>>>(n, s.x[dim].get(), lo, hi, s.mig_count.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+      nleave = scan_flags(s, s.mig_count.get(), s.mig_src.get(), n);
+      split_kernel<<<blocks(n), BLOCK>>>(n, s.mig_count.get(), s.mig_src.get(), s.mig_keep.get(),
+                                         s.mig_leave.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
+    s.mig_nkeep = n - nleave;
+    const int w = s.per_atom.record_width();
+    records.resize((size_t) nleave * w);
+    if (nleave > 0) {
+      s.mig_rec.resize((size_t) nleave * w);
+      s.per_atom.pack_all(s.mig_leave.get(), nleave, s.mig_rec.get());
+      s.mig_rec.download(records.data(), records.size());
+    }
+    return nleave;
+  }
+
+  void Engine::exchange_arrivals(const double *records, int count)
+  {
+    Impl &s = *impl;
+    AllocLabel label("the atom exchange of a rebuild");
+    const int w = s.per_atom.record_width();
+    const long long n = (long long) s.mig_nkeep + count;
+    if (count < 0 || n > MAX_ATOMS)
+      throw std::runtime_error("mesogpu: exchange: " + std::to_string(n) + " atoms on one rank");
+    if (count > 0) s.mig_rec.upload(records, (size_t) count * w);
+    s.mig_src.resize(std::max<long long>(n, 1));
+    if (n > 0) {
+      source_kernel<<<blocks((int) n), BLOCK>>>(s.mig_nkeep, (int) n, s.mig_keep.get(),
+                                                s.mig_src.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
+    s.per_atom.rebuild_all(RowPlan{(int) n, (int) n, s.mig_src.get(), s.mig_rec.get(), 0, 0});
+    s.n = s.nlocal = (int) n;
+  }
+
+  int Engine::border_select(int dim, double lo, double hi, int nfirst, int nlast,
+                            std::vector<int> &send)
+  {
+    Impl &s = *impl;
+    const int count = nlast - nfirst;
+    if (dim < 0 || dim > 2 || nfirst < 0 || count < 0 || nlast > s.nlocal + s.mig_nghost)
+      throw std::logic_error("mesogpu: border_select: rows " + std::to_string(nfirst) + " .. " +
+                             std::to_string(nlast) + " outside the " +
+                             std::to_string(s.nlocal + s.mig_nghost));
+    AllocLabel label("the ghost selection of a rebuild");
+    s.mig_nsel = 0;
+    if (count == 0) return 0;
+    s.mig_count.resize(count);
+    s.mig_src.resize(count);
+    s.mig_sel.resize(count);
+    slab_flag_kernel<<<blocks(count), BLOCK>>>(count, nfirst, s.nlocal, dim, lo, hi, s.x[0].get(),
+                                               s.x[1].get(), s.x[2].get(), s.ghost_rec.get(),
+                                               s.mig_count.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    const int nsel = scan_flags(s, s.mig_count.get(), s.mig_src.get(), count);
+    select_kernel<<<blocks(count), BLOCK>>>(count, nfirst, s.mig_count.get(), s.mig_src.get(),
+                                            s.mig_sel.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    const size_t at = send.size();
+    send.resize(at + nsel);
+    s.mig_sel.download(send.data() + at, nsel);
+    s.mig_nsel = nsel;
+    return nsel;
+  }
+
+  void Engine::border_pack(const double shift[3], bool shifted, std::vector<double> &buf)
+  {
+    Impl &s = *impl;
+    const int count = s.mig_nsel;
+    buf.resize((size_t) count * BORDER_WIDTH);
+    if (count == 0) return;
+    AllocLabel label("the ghost records of a rebuild");
+    s.mig_rec.resize(buf.size());
+    border_pack_kernel<<<blocks(count), BLOCK>>>(
+        count, s.mig_sel.get(), s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.tag.get(),
+        s.type.get(), s.mask.get(), s.ghost_rec.get(), make_double3(shift[0], shift[1], shift[2]),
+        shifted ? 1 : 0, s.mig_rec.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.mig_rec.download(buf.data(), buf.size());
+  }
+
+  void Engine::border_receive(const double *buf, int count)
+  {
+    Impl &s = *impl;
+    if (count <= 0) return;
+    AllocLabel label("the ghost records of a rebuild");
+    const size_t at = (size_t) s.mig_nghost * BORDER_WIDTH, add = (size_t) count * BORDER_WIDTH;
+    grow_keep(s.ghost_rec, at + add, at);
+    MESOGPU_CUDA_CALL(
+        cudaMemcpy(s.ghost_rec.get() + at, buf, add * sizeof(double), cudaMemcpyHostToDevice));
+    s.mig_nghost += count;
+  }
+
+  void Engine::border_copy(const double shift[3], bool shifted)
+  {
+    Impl &s = *impl;
+    const int count = s.mig_nsel;
+    if (count == 0) return;
+    AllocLabel label("the ghost records of a rebuild");
+    const size_t at = (size_t) s.mig_nghost * BORDER_WIDTH, add = (size_t) count * BORDER_WIDTH;
+    grow_keep(s.ghost_rec, at + add, at);    // before the pointers below: it may move
+    // the sources (owned rows, earlier ghosts' records) lie before the new records
+    border_pack_kernel<<<blocks(count), BLOCK>>>(
+        count, s.mig_sel.get(), s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.tag.get(),
+        s.type.get(), s.mask.get(), s.ghost_rec.get(), make_double3(shift[0], shift[1], shift[2]),
+        shifted ? 1 : 0, s.ghost_rec.get() + at);
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.mig_nghost += count;
+  }
+
+  void Engine::border_finish()
+  {
+    Impl &s = *impl;
+    AllocLabel label("the atom arrays of a rebuild");
+    const int nlocal = s.nlocal, nghost = s.mig_nghost;
+    const long long n = (long long) nlocal + nghost;
+    if (n > MAX_ATOMS)
+      throw std::runtime_error("mesogpu: borders: " + std::to_string(n) +
+                               " owned atoms and ghosts on one rank");
+    s.mig_src.resize(std::max(nlocal, 1));
+    if (nlocal > 0) {
+      iota_kernel<<<blocks(nlocal), BLOCK>>>(nlocal, s.mig_src.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
+    // owned rows stay, ghost rows zero (velocities, forces, images, as upload gives them)
+    s.per_atom.rebuild_all(RowPlan{(int) n, nlocal, s.mig_src.get(), nullptr, 0, 0});
+    if (nghost > 0) {
+      ghost_unpack_kernel<<<blocks(nghost), BLOCK>>>(nghost, nlocal, s.ghost_rec.get(),
+                                                     s.x[0].get(), s.x[1].get(), s.x[2].get(),
+                                                     s.tag.get(), s.type.get(), s.mask.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
+    s.n = (int) n;
+    s.nlocal = nlocal;
+    if (n > 0) {
+      pos_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(),
+                                         s.type.get(), s.pos.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+      iota_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.order.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
+    s.order_host.resize(s.n);
+    for (int i = 0; i < s.n; ++i) s.order_host[i] = i;
+    // per-atom arrays outside the registry, sized by the rows (no bonded terms here)
+    s.nnbr.resize(s.n);
+    s.nbond.resize(s.n);
+    s.nbond.zero();
+    s.nangle.resize(s.n);
+    s.nangle.zero();
+    s.ndihedral.resize(s.n);
+    s.ndihedral.zero();
+    for (auto &st : s.ev) st.valid = false;
+    s.ev_valid = false;
+    s.built = false;
+    s.sort_every = 0;
+  }
+
+  void Engine::download_ids(int *tag, int *type, int *mask) const
+  {
+    const Impl &s = *impl;
+    MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+    const int n = s.nlocal;    // no sort on several ranks: device order is LAMMPS order
+    if (tag && s.tag.size() >= (size_t) n) s.tag.download(tag, n);
+    if (type) s.type.download(type, n);
+    if (mask) s.mask.download(mask, n);
+  }
+
+}    // namespace cuda
+}    // namespace mesogpu

@@ -1,0 +1,69 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   mesogpu - the reneighbouring step of a resident run on several MPI ranks
+   (run_style verlet/cuda rebuild device) without the host's atom arrays:
+   Domain::pbc(), CommBrick::exchange() and CommBrick::borders() with LAMMPS's
+   rules on the device rows (cuda/core/migrate.cu). The host sends and receives
+   the packed records (host-staged MPI, CommBrick's partners and order) and
+   keeps the swap table; the plan and send lists go to DeviceComm, whose
+   forward() and reverse() then run unchanged. Orthogonal boxes, comm_style
+   brick with a single cutoff, atom_style atomic (the host arrays of the atoms
+   that moved are rebuilt from x, v, f, image, tag, type, mask at the next
+   sync); anything else keeps the host's rebuild (why_host() says why).
+------------------------------------------------------------------------- */
+
+#ifndef MESOGPU_DEVICE_REBUILD_H
+#define MESOGPU_DEVICE_REBUILD_H
+
+#include "pointers.h"
+
+#include <string>
+#include <vector>
+
+namespace mesogpu {
+namespace cuda {
+  class Engine;
+}
+}    // namespace mesogpu
+
+namespace LAMMPS_NS {
+
+class DeviceComm;
+
+class DeviceRebuild : protected Pointers {
+ public:
+  explicit DeviceRebuild(class LAMMPS *);
+
+  // why this run's reneighbouring steps cannot run on the device ("" when they can); the
+  // same answer on every rank (the settings are global; the engine's registry is the
+  // same on every rank of a run)
+  std::string why_host(const mesogpu::cuda::Engine &engine) const;
+  // one reneighbouring step on the device: wrap, exchange, borders, the ghost plan to
+  // `comm`. Afterwards atom->nlocal is the rank's new count (host arrays grown to it,
+  // their contents stale until sync_host), atom->nghost 0. Then the caller builds the
+  // neighbour list. An error when atoms were lost (thermo_modify lost error).
+  void run(mesogpu::cuda::Engine &engine, DeviceComm &comm);
+  // host arrays not yet told which atoms this rank owns after a device rebuild
+  bool host_stale() const { return stale; }
+  // the host's ghosts and comm's plan are not this rank's after a device rebuild: the
+  // next run's setup must exchange and build ghosts even with 'run ... pre no' (returns
+  // the flag and clears it)
+  bool take_host_ghosts_stale()
+  {
+    const bool was = ghosts_stale;
+    ghosts_stale = false;
+    return was;
+  }
+  // tags, types and masks of the owned atoms into the host arrays (x, v, f, image come
+  // with the run's sync), the atom map rebuilt for them
+  void sync_host(mesogpu::cuda::Engine &engine);
+
+ private:
+  void exchange(mesogpu::cuda::Engine &engine);
+  void borders(mesogpu::cuda::Engine &engine, DeviceComm &comm);
+  bool stale = false, ghosts_stale = false;
+  std::vector<double> send_buf, recv_buf;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif

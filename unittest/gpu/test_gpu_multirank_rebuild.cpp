@@ -1,0 +1,297 @@
+/* GPU tests of the reneighbouring step of run_style verlet/cuda on several MPI ranks on
+   the device (keyword rebuild device, src/cuda/device_rebuild.cpp, cuda/core/migrate.cu):
+   a hot LJ liquid whose atoms cross rank boundaries at many rebuilds (neigh_modify every 1
+   delay 0 check yes, skin 0.1), run with 'rebuild device' on all ranks, against the same
+   ranks with 'rebuild host' (LAMMPS's exchange and borders on the host) and a one-rank
+   CPU run of LAMMPS's own styles: energies at the end, positions and velocities after 200
+   steps, by atom ID (so the tags the device moved must be right). Dumps every 50 steps
+   make the host take the atoms between rebuilds; a second run (and one with pre no)
+   starts from them. The log line at the end of a run says how many rebuilds went each
+   way: the device count must be positive (no silent fallback), and a Kremer-Grest melt
+   (bonds: atom indices the device does not move) must fall back to the host, saying so.
+   Run under mpirun -np 1, 2, 4 (ctest gpu:multirank_rebuild_np*). Needs a GPU: exits 77
+   otherwise. Strict tolerances need MESOGPU_PRECISION=double. */
+
+#include "atom.h"
+#include "domain.h"
+#include "lammps.h"
+#include "library.h"
+
+#include "gpu_test_util.h"
+#include "lmp_session.h"
+#include "mesogpu_cuda.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mpi.h>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace gpu_test;
+
+namespace {
+
+#if defined(MESOGPU_PREC_DOUBLE)
+const double STEP0_TOL = 1e-10, TRAJ_TOL = 1e-8;
+const int TRAJ_STEPS = 200;
+const char *PREC = "double";
+#else
+const double STEP0_TOL = 5e-5, TRAJ_TOL = 2e-3;
+const int TRAJ_STEPS = 50;
+const char *PREC = "mixed or single";
+#endif
+
+int world_rank()
+{
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  return me;
+}
+int world_size()
+{
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+struct Lmp : LmpSession {
+  explicit Lmp(MPI_Comm comm) : LmpSession(false, comm) {}
+  std::vector<double> gather(const char *name)
+  {
+    std::vector<double> out(3 * (size_t) lmp->atom->natoms);
+    lammps_gather_atoms(lmp, const_cast<char *>(name), 1, 3, out.data());
+    return out;
+  }
+};
+
+// a path every rank agrees on (rank 0's process ID)
+std::string shared_path(const std::string &name, const char *ext)
+{
+  const char *t = std::getenv("TMPDIR");
+  int stamp = world_rank() == 0 ? static_cast<int>(getpid()) : 0;
+  MPI_Bcast(&stamp, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return std::string(t ? t : "/tmp") + "/mesogpu_rebuild_" + name + "_" + std::to_string(stamp) +
+         ext;
+}
+
+// a hot LJ liquid (T = 3), made once on rank 0 (create_atoms numbers atoms by rank)
+std::string write_hot_lj()
+{
+  static std::string path;
+  if (!path.empty()) return path;
+  path = shared_path("lj", ".data");
+  if (world_rank() == 0) {
+    Lmp l(MPI_COMM_SELF);
+    l.cmds({"units lj", "atom_style atomic", "lattice fcc 0.8442", "region box block 0 8 0 8 0 8",
+            "create_box 1 box", "create_atoms 1 box", "mass 1 1.0",
+            "displace_atoms all random 0.05 0.05 0.05 5813 units box",
+            "velocity all create 3.0 87287 mom yes rot no dist gaussian", "write_data " + path});
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
+// a small Kremer-Grest melt (rows of 10-bead chains along x), for the fallback
+std::string write_kg()
+{
+  static std::string path;
+  if (!path.empty()) return path;
+  path = shared_path("kg", ".data");
+  if (world_rank() == 0) {
+    const int nx = 10, ny = 10, nz = 10;
+    const double bx = 0.97, by = 1.1;
+    std::ofstream o(path);
+    o << "KG melt (mesogpu rebuild test)\n\n"
+      << nx * ny * nz << " atoms\n"
+      << (nx - 1) * ny * nz << " bonds\n1 atom types\n1 bond types\n\n0 " << nx * bx
+      << " xlo xhi\n0 " << ny * by << " ylo yhi\n0 " << nz * by
+      << " zlo zhi\n\nMasses\n\n1 1.0\n\nAtoms # bond\n\n";
+    for (int r = 0; r < ny * nz; ++r)
+      for (int k = 0; k < nx; ++k)
+        o << r * nx + k + 1 << " " << r + 1 << " 1 " << (k + 0.5) * bx << " " << (r % ny + 0.5) * by
+          << " " << (r / ny + 0.5) * by << "\n";
+    o << "\nBonds\n\n";
+    int b = 0;
+    for (int r = 0; r < ny * nz; ++r)
+      for (int k = 0; k + 1 < nx; ++k)
+        o << ++b << " 1 " << r * nx + k + 1 << " " << r * nx + k + 2 << "\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
+struct Result {
+  double pe = 0, ke = 0;
+  std::vector<double> x, v;
+  double box[3] = {0, 0, 0};
+  long long rebuilds_device = -1, rebuilds_host = -1;    // from the log (rank 0)
+  std::string log;
+};
+
+// "verlet/cuda rebuilds on N ranks: D on the device, H through the host" (the last one)
+void read_counts(Result &r, const std::string &logfile)
+{
+  std::ifstream in(logfile);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  r.log = ss.str();
+  const std::string key = "verlet/cuda rebuilds on ";
+  size_t at = r.log.rfind(key);
+  if (at == std::string::npos) return;
+  int nranks = 0;
+  long long d = -1, h = -1;
+  if (sscanf(r.log.c_str() + at + key.size(), "%d ranks: %lld on the device, %lld through the host",
+             &nranks, &d, &h) == 3) {
+    r.rebuilds_device = d;
+    r.rebuilds_host = h;
+  }
+}
+
+// the hot liquid: run 0, then TRAJ_STEPS in two runs (the second with pre no), dumps
+// every 50 steps; mode: "device", "host" or "" (CPU styles)
+Result run_lj(MPI_Comm comm, const std::string &mode)
+{
+  const bool dev = !mode.empty();
+  Lmp l(comm);
+  const std::string logfile = shared_path("log_" + mode, ".lammps");
+  l.cmds({"log " + logfile, "units lj", "atom_style atomic", "atom_modify map array",
+          "read_data " + write_hot_lj(), "pair_style " + S(dev, "lj/cut") + " 2.5",
+          "pair_coeff 1 1 1.0 1.0 2.5", "neighbor 0.1 bin",
+          "neigh_modify every 1 delay 0 check yes", "timestep 0.004",
+          "thermo_style custom step temp pe press", "thermo 50", "fix 1 all " + S(dev, "nve"),
+          "dump d all custom 50 /dev/null id x y z vx"});
+  if (dev) l.cmd("run_style verlet/cuda share yes rebuild " + mode);
+  const int half = TRAJ_STEPS / 2;
+  l.cmd("run " + std::to_string(half) + " post no");
+  l.cmd("run " + std::to_string(TRAJ_STEPS - half) + " pre no post no");
+  Result r;
+  r.pe = l.thermo("pe");
+  r.ke = l.thermo("ke");
+  r.x = l.gather("x");
+  r.v = l.gather("v");
+  for (int d = 0; d < 3; ++d) r.box[d] = l.lmp->domain->prd[d];
+  l.cmd("log none");
+  if (world_rank() == 0) read_counts(r, logfile);
+  return r;
+}
+
+double position_diff(const Result &a, const Result &b)
+{
+  if (a.x.size() != b.x.size() || a.x.empty()) return HUGE_VAL;
+  double d = 0, lmax = std::max(a.box[0], std::max(a.box[1], a.box[2]));
+  for (size_t k = 0; k < a.x.size(); ++k) {
+    if (!std::isfinite(a.x[k]) || !std::isfinite(b.x[k])) return HUGE_VAL;
+    const double len = a.box[k % 3];
+    double dx = a.x[k] - b.x[k];
+    dx -= len * std::round(dx / len);
+    d = std::max(d, std::fabs(dx));
+  }
+  return d / lmax;
+}
+
+double rel(double a, double b)
+{
+  if (!std::isfinite(a) || !std::isfinite(b)) return HUGE_VAL;
+  return std::fabs(a - b) / std::max(std::fabs(b), 1e-300);
+}
+
+void expect_close(const char *name, const Result &a, const Result &b)
+{
+  const double dpe = rel(a.pe, b.pe), dke = rel(a.ke, b.ke);
+  const double dx = position_diff(a, b), dv = max_rel_diff(a.v, b.v);
+  printf("[gpu] hot LJ rebuild device on %d ranks vs %s: pe %.2e ke %.2e x %.2e v %.2e after %d "
+         "steps (%s)\n",
+         world_size(), name, dpe, dke, dx, dv, TRAJ_STEPS, PREC);
+  EXPECT_LE(dpe, TRAJ_TOL) << name;
+  EXPECT_LE(dke, TRAJ_TOL) << name;
+  EXPECT_LE(dx, TRAJ_TOL) << name;
+  EXPECT_LE(dv, TRAJ_TOL) << name;
+}
+
+}    // namespace
+
+// the device rebuild against the host rebuild on the same ranks and against the CPU
+TEST(MultiRankRebuild, HotLJDeviceRebuild)
+{
+  const Result dev = run_lj(MPI_COMM_WORLD, "device");
+  const Result host = run_lj(MPI_COMM_WORLD, "host");
+  if (world_rank() == 0) {
+    if (world_size() > 1) {
+      // two runs: the counts of the second; rebuilds happened and all on the device
+      EXPECT_GT(dev.rebuilds_device, 3) << dev.log;
+      EXPECT_EQ(dev.rebuilds_host, 0) << dev.log;
+      EXPECT_EQ(host.rebuilds_device, 0) << host.log;
+      EXPECT_GT(host.rebuilds_host, 3) << host.log;
+      EXPECT_EQ(dev.log.find("reneighbouring through the host"), std::string::npos) << dev.log;
+    }
+    expect_close("rebuild host (same ranks)", dev, host);
+    const Result cpu = run_lj(MPI_COMM_SELF, "");
+    expect_close("1-rank CPU", dev, cpu);
+  }
+  (void) STEP0_TOL;
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// bonds hold atom indices, which the device does not move: the host path, logged
+TEST(MultiRankRebuild, BondsFallBackToHost)
+{
+  if (world_size() < 2) GTEST_SKIP() << "needs several ranks";
+  Lmp l(MPI_COMM_WORLD);
+  const std::string logfile = shared_path("log_kg", ".lammps");
+  l.cmds({"log " + logfile,
+          "units lj",
+          "atom_style bond",
+          "atom_modify map array",
+          "comm_modify cutoff 3.0",
+          "read_data " + write_kg(),
+          "velocity all create 2.0 4928459 mom yes rot no dist gaussian",
+          "pair_style lj/cut/cuda 1.122462048309373",
+          "pair_coeff 1 1 1.0 1.0 1.122462048309373",
+          "pair_modify shift yes",
+          "bond_style fene/cuda",
+          "bond_coeff 1 30.0 1.5 1.0 1.0",
+          "special_bonds fene",
+          "neighbor 0.1 bin",
+          "neigh_modify every 1 delay 0 check yes",
+          "timestep 0.004",
+          "fix 1 all nve/cuda",
+          "run_style verlet/cuda share yes rebuild device",
+          "run 100 post no",
+          "log none"});
+  if (world_rank() == 0) {
+    Result r;
+    read_counts(r, logfile);
+    EXPECT_EQ(r.rebuilds_device, 0) << r.log;
+    EXPECT_GT(r.rebuilds_host, 0) << r.log;
+    EXPECT_NE(r.log.find("reneighbouring through the host (atom style bond"), std::string::npos)
+        << r.log;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  const int me = world_rank();
+  if (mesogpu::cuda::device_count() == 0) {
+    if (me == 0)
+      printf("SKIPPED: no CUDA device on this machine; gpu tests run on the GPU machine\n");
+    MPI_Finalize();
+    return 77;
+  }
+  if (me != 0)
+    delete ::testing::UnitTest::GetInstance()->listeners().Release(
+        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+  const int rc = RUN_ALL_TESTS();
+  int worst = rc;
+  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return worst;
+}
