@@ -96,7 +96,15 @@ VerletCuda::~VerletCuda() = default;
 
 void VerletCuda::device_error(const char *what, const std::exception &e)
 {
+  // a device error is seen by one rank: error->all would wait for the others forever
+  if (comm->nprocs > 1)
+    error->one(FLERR, "run_style verlet/cuda: rank {}: {}: {}", comm->me, what, e.what());
   error->all(FLERR, "run_style verlet/cuda: {}: {}", what, e.what());
+}
+
+void VerletCuda::step_error(const std::exception &e)
+{
+  device_error(fmt::format("step {}", update->ntimestep).c_str(), e);
 }
 
 /* ----------------------------------------------------------------------
@@ -643,7 +651,7 @@ void VerletCuda::sync_atoms()
     for (auto *f : fix_device) f->device_sync_host(*engine);
     engine->check_errors();
   } catch (std::runtime_error &e) {
-    error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
+    step_error(e);
   }
   sync_topology();
   images_to_host(image);
@@ -716,7 +724,7 @@ void VerletCuda::publish_per_atom(int eflag_, int vflag_)
     per_atom(force->angle);
     per_atom(force->dihedral);
   } catch (std::runtime_error &e) {
-    error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
+    step_error(e);
   }
 }
 
@@ -748,7 +756,7 @@ void VerletCuda::publish_energy_virial()
       }
     }
   } catch (std::runtime_error &e) {
-    error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
+    step_error(e);
   }
 }
 
@@ -832,7 +840,7 @@ void VerletCuda::run(int n)
       }
     }
   } catch (std::runtime_error &e) {
-    error->all(FLERR, "run_style verlet/cuda: step {}: {}", update->ntimestep, e.what());
+    step_error(e);
   }
   timer->stamp(Timer::PAIR);
 }

@@ -91,6 +91,7 @@ class VerletCuda : public Verlet, public DeviceContext {
   void publish_energy_virial();
   void publish_per_atom(int eflag, int vflag);
   void device_error(const char *what, const std::exception &e);
+  void step_error(const std::exception &e);    // device_error for "step N"
   void device_box_to_host();
 };
 
