@@ -70,12 +70,16 @@ struct Lmp : LmpSession {
   }
 };
 
-// a path every rank agrees on (rank 0's process ID)
-std::string shared_path(const std::string &name, const char *ext)
+// a path every rank of comm agrees on (its rank 0's process ID). A collective on comm:
+// the CPU reference runs on rank 0 alone (MPI_COMM_SELF), and a broadcast on the world
+// there would pair with a later one of the other ranks and hang the next test
+std::string shared_path(const std::string &name, const char *ext, MPI_Comm comm = MPI_COMM_WORLD)
 {
   const char *t = std::getenv("TMPDIR");
-  int stamp = world_rank() == 0 ? static_cast<int>(getpid()) : 0;
-  MPI_Bcast(&stamp, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  int stamp = me == 0 ? static_cast<int>(getpid()) : 0;
+  MPI_Bcast(&stamp, 1, MPI_INT, 0, comm);
   return std::string(t ? t : "/tmp") + "/mesogpu_rebuild_" + name + "_" + std::to_string(stamp) +
          ext;
 }
@@ -159,7 +163,7 @@ Result run_lj(MPI_Comm comm, const std::string &mode)
 {
   const bool dev = !mode.empty();
   Lmp l(comm);
-  const std::string logfile = shared_path("log_" + mode, ".lammps");
+  const std::string logfile = shared_path("log_" + mode, ".lammps", comm);
   l.cmds({"log " + logfile, "units lj", "atom_style atomic", "atom_modify map array",
           "read_data " + write_hot_lj(), "pair_style " + S(dev, "lj/cut") + " 2.5",
           "pair_coeff 1 1 1.0 1.0 2.5", "neighbor 0.1 bin",
