@@ -2,7 +2,7 @@
 # DMPC bilayer (ELBA beads, 4 x 4 per leaflet) with 30 SSD/E waters per lipid; in.membrane
 # minimises it, relaxes it in NVT at 1, 2 and 5 fs (200 steps each), equilibrates it in
 # semi-isotropic NPT (1000 steps) and runs 1000 steps of NPT production, dumping every
-# 100 steps; analyse.py reads the dump. Physical checks (none from our own output):
+# 100 steps; analyse.py reads the dump (and draws it, --svg). Physical checks (none from our own output):
 #  * no lost atoms (thermo_modify lost error) and all 1376 atoms at the end;
 #  * the bilayer stays a bilayer: no phosphate changes leaflet, every phosphate stays more
 #    than 8 A from the midplane (they start at 26.2 A; DMPC's P-P distance is ~35-38 A,
@@ -36,7 +36,8 @@ require_range("in.membrane: atoms at the end" ${CMAKE_MATCH_1} 1376 1376)
 require_range("in.membrane: lipids" ${CMAKE_MATCH_2} 32 32)
 require_range("in.membrane: temperature at the end (K)" ${CMAKE_MATCH_3} 272.7 333.3)
 
-execute_process(COMMAND ${PYTHON} analyse.py membrane.dump --blocks 5 WORKING_DIRECTORY ${WORK_DIR}
+execute_process(COMMAND ${PYTHON} analyse.py membrane.dump --blocks 5 --svg membrane.svg
+  WORKING_DIRECTORY ${WORK_DIR}
   OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
 message("${o}${e}")
 if(NOT rc EQUAL 0)
@@ -55,6 +56,12 @@ require_range("analyse.py: waters in the core per frame" ${CMAKE_MATCH_4} 0 1)
 require_range("analyse.py: bulk water density (g/cm^3)" ${CMAKE_MATCH_5} 0.9 1.1)
 require_range("analyse.py: phosphates that changed leaflet" ${CMAKE_MATCH_6} 0 0)
 require_range("analyse.py: smallest |z - midplane| of a phosphate (A)" ${CMAKE_MATCH_7} 8 100)
+
+# --svg: one circle per atom of the side view (the picture's own checks:
+# example:membrane_analyse)
+file(STRINGS ${WORK_DIR}/membrane.svg circles REGEX "<circle ")
+list(LENGTH circles ncircles)
+require_range("analyse.py --svg: circles in membrane.svg" ${ncircles} 1376 1376)
 
 # analyse.py must refuse a missing or too short dump with a message
 execute_process(COMMAND ${PYTHON} analyse.py no_such.dump WORKING_DIRECTORY ${WORK_DIR}
