@@ -24,6 +24,7 @@
 
 #include "gpu_test_util.h"
 #include "lmp_session.h"
+#include "multirank_test_util.h"
 #include "mesogpu_cuda.h"
 
 #include "gtest/gtest.h"
@@ -35,10 +36,10 @@
 #include <functional>
 #include <mpi.h>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace gpu_test;
+using namespace multirank_test;
 
 namespace {
 
@@ -65,31 +66,6 @@ const char *PREC = "mixed";
 #endif
 #endif
 
-int world_rank()
-{
-  int me = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  return me;
-}
-int world_size()
-{
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-
-// one LAMMPS instance on a communicator, quiet, with the atoms gathered in ID order
-struct Lmp : LmpSession {
-  explicit Lmp(MPI_Comm comm) : LmpSession(false, comm) {}
-  // per-atom x, v or f of every atom in atom-ID order, on every rank
-  std::vector<double> gather(const char *name)
-  {
-    std::vector<double> out(3 * (size_t) lmp->atom->natoms);
-    lammps_gather_atoms(lmp, const_cast<char *>(name), 1, 3, out.data());
-    return out;
-  }
-};
-
 // what a run gives: step-0 energies, pressure and forces; positions and velocities later
 struct Result {
   double pe = 0, press = 0, ebond = 0, eangle = 0;
@@ -100,11 +76,7 @@ struct Result {
 // a data file path every rank agrees on (rank 0's process ID, so parallel test runs differ)
 std::string shared_data_path(const std::string &name)
 {
-  const char *t = std::getenv("TMPDIR");
-  int stamp = world_rank() == 0 ? static_cast<int>(getpid()) : 0;
-  MPI_Bcast(&stamp, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  return std::string(t ? t : "/tmp") + "/mesogpu_multirank_" + name + "_" + std::to_string(stamp) +
-         ".data";
+  return shared_path("multirank_" + name, ".data");
 }
 
 // a Kremer-Grest melt on a lattice: rows of 20 beads along x (two chains of 10 each),
@@ -268,26 +240,10 @@ Result run_case(MPI_Comm comm, System sys, bool dev, const std::vector<std::stri
   return r;
 }
 
-// max over atoms of the minimum-image position difference, over the largest box edge
-// (positions may be wrapped at different steps on different rank counts)
+// the positions of two runs, minimum image in a's box, over its largest edge
 double position_diff(const Result &a, const Result &b)
 {
-  if (a.x.size() != b.x.size() || a.x.empty()) return HUGE_VAL;
-  double d = 0, lmax = std::max(a.box[0], std::max(a.box[1], a.box[2]));
-  for (size_t k = 0; k < a.x.size(); ++k) {
-    if (!std::isfinite(a.x[k]) || !std::isfinite(b.x[k])) return HUGE_VAL;
-    const double len = a.box[k % 3];
-    double dx = a.x[k] - b.x[k];
-    dx -= len * std::round(dx / len);
-    d = std::max(d, std::fabs(dx));
-  }
-  return d / lmax;
-}
-
-double rel(double a, double b)
-{
-  if (!std::isfinite(a) || !std::isfinite(b)) return HUGE_VAL;
-  return std::fabs(a - b) / std::max(std::fabs(b), 1e-300);
+  return multirank_test::position_diff(a.x, b.x, a.box);
 }
 
 // the run on every rank against the references of rank 0 (one-rank device; one-rank CPU
@@ -458,26 +414,5 @@ TEST(MultiRank, Refusals)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int me = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  if (mesogpu::cuda::device_count() == 0) {
-    if (me == 0)
-      printf("SKIPPED: no CUDA device on this machine; gpu tests run on the GPU machine\n");
-    MPI_Finalize();
-    return 77;
-  }
-  if (me == 0)
-    printf("[gpu] device 0: %s, precision %s, %d ranks\n",
-           mesogpu::cuda::device_description(0).c_str(), PREC, world_size());
-  // one report: the other ranks' results reach rank 0 through the exit status
-  if (me != 0)
-    delete ::testing::UnitTest::GetInstance()->listeners().Release(
-        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
-  const int rc = RUN_ALL_TESTS();
-  int worst = rc;
-  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return worst;
+  return multirank_test::run_all_ranks(argc, argv, PREC);
 }

@@ -19,6 +19,7 @@
 
 #include "gpu_test_util.h"
 #include "lmp_session.h"
+#include "multirank_test_util.h"
 #include "mesogpu_cuda.h"
 
 #include "gtest/gtest.h"
@@ -30,10 +31,10 @@
 #include <mpi.h>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace gpu_test;
+using namespace multirank_test;
 
 namespace {
 
@@ -47,41 +48,11 @@ const int TRAJ_STEPS = 50;
 const char *PREC = "mixed or single";
 #endif
 
-int world_rank()
+// a path every rank of comm agrees on (multirank_test::shared_path; the CPU reference on
+// rank 0 alone passes MPI_COMM_SELF)
+std::string rebuild_path(const std::string &name, const char *ext, MPI_Comm comm = MPI_COMM_WORLD)
 {
-  int me = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  return me;
-}
-int world_size()
-{
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-
-struct Lmp : LmpSession {
-  explicit Lmp(MPI_Comm comm) : LmpSession(false, comm) {}
-  std::vector<double> gather(const char *name)
-  {
-    std::vector<double> out(3 * (size_t) lmp->atom->natoms);
-    lammps_gather_atoms(lmp, const_cast<char *>(name), 1, 3, out.data());
-    return out;
-  }
-};
-
-// a path every rank of comm agrees on (its rank 0's process ID). A collective on comm:
-// the CPU reference runs on rank 0 alone (MPI_COMM_SELF), and a broadcast on the world
-// there would pair with a later one of the other ranks and hang the next test
-std::string shared_path(const std::string &name, const char *ext, MPI_Comm comm = MPI_COMM_WORLD)
-{
-  const char *t = std::getenv("TMPDIR");
-  int me = 0;
-  MPI_Comm_rank(comm, &me);
-  int stamp = me == 0 ? static_cast<int>(getpid()) : 0;
-  MPI_Bcast(&stamp, 1, MPI_INT, 0, comm);
-  return std::string(t ? t : "/tmp") + "/mesogpu_rebuild_" + name + "_" + std::to_string(stamp) +
-         ext;
+  return multirank_test::shared_path("rebuild_" + name, ext, comm);
 }
 
 // a hot LJ liquid (T = 3), made once on rank 0 (create_atoms numbers atoms by rank)
@@ -89,7 +60,7 @@ std::string write_hot_lj()
 {
   static std::string path;
   if (!path.empty()) return path;
-  path = shared_path("lj", ".data");
+  path = rebuild_path("lj", ".data");
   if (world_rank() == 0) {
     Lmp l(MPI_COMM_SELF);
     l.cmds({"units lj", "atom_style atomic", "lattice fcc 0.8442", "region box block 0 8 0 8 0 8",
@@ -106,7 +77,7 @@ std::string write_kg()
 {
   static std::string path;
   if (!path.empty()) return path;
-  path = shared_path("kg", ".data");
+  path = rebuild_path("kg", ".data");
   if (world_rank() == 0) {
     const int nx = 10, ny = 10, nz = 10;
     const double bx = 0.97, by = 1.1;
@@ -163,7 +134,7 @@ Result run_lj(MPI_Comm comm, const std::string &mode)
 {
   const bool dev = !mode.empty();
   Lmp l(comm);
-  const std::string logfile = shared_path("log_" + mode, ".lammps", comm);
+  const std::string logfile = rebuild_path("log_" + mode, ".lammps", comm);
   l.cmds({"log " + logfile, "units lj", "atom_style atomic", "atom_modify map array",
           "read_data " + write_hot_lj(), "pair_style " + S(dev, "lj/cut") + " 2.5",
           "pair_coeff 1 1 1.0 1.0 2.5", "neighbor 0.1 bin",
@@ -187,22 +158,7 @@ Result run_lj(MPI_Comm comm, const std::string &mode)
 
 double position_diff(const Result &a, const Result &b)
 {
-  if (a.x.size() != b.x.size() || a.x.empty()) return HUGE_VAL;
-  double d = 0, lmax = std::max(a.box[0], std::max(a.box[1], a.box[2]));
-  for (size_t k = 0; k < a.x.size(); ++k) {
-    if (!std::isfinite(a.x[k]) || !std::isfinite(b.x[k])) return HUGE_VAL;
-    const double len = a.box[k % 3];
-    double dx = a.x[k] - b.x[k];
-    dx -= len * std::round(dx / len);
-    d = std::max(d, std::fabs(dx));
-  }
-  return d / lmax;
-}
-
-double rel(double a, double b)
-{
-  if (!std::isfinite(a) || !std::isfinite(b)) return HUGE_VAL;
-  return std::fabs(a - b) / std::max(std::fabs(b), 1e-300);
+  return multirank_test::position_diff(a.x, b.x, a.box);
 }
 
 void expect_close(const char *name, const Result &a, const Result &b)
@@ -247,7 +203,7 @@ TEST(MultiRankRebuild, BondsFallBackToHost)
 {
   if (world_size() < 2) GTEST_SKIP() << "needs several ranks";
   Lmp l(MPI_COMM_WORLD);
-  const std::string logfile = shared_path("log_kg", ".lammps");
+  const std::string logfile = rebuild_path("log_kg", ".lammps");
   l.cmds({"log " + logfile,
           "units lj",
           "atom_style bond",
@@ -281,21 +237,5 @@ TEST(MultiRankRebuild, BondsFallBackToHost)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  const int me = world_rank();
-  if (mesogpu::cuda::device_count() == 0) {
-    if (me == 0)
-      printf("SKIPPED: no CUDA device on this machine; gpu tests run on the GPU machine\n");
-    MPI_Finalize();
-    return 77;
-  }
-  if (me != 0)
-    delete ::testing::UnitTest::GetInstance()->listeners().Release(
-        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
-  const int rc = RUN_ALL_TESTS();
-  int worst = rc;
-  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return worst;
+  return multirank_test::run_all_ranks(argc, argv, PREC);
 }

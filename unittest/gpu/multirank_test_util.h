@@ -1,0 +1,122 @@
+/* Helpers of the GPU tests that run under mpirun (test_gpu_multirank*.cpp): the world
+   rank and size, a LAMMPS instance on a communicator with atoms gathered in ID order, a
+   file path every rank of a communicator agrees on, the minimum-image position
+   difference and the relative difference of two runs, and the MPI main that runs the
+   tests on every rank and reports once. */
+#ifndef MESOGPU_UNITTEST_MULTIRANK_TEST_UTIL_H
+#define MESOGPU_UNITTEST_MULTIRANK_TEST_UTIL_H
+
+#include "atom.h"
+#include "library.h"
+
+#include "lmp_session.h"
+#include "mesogpu_cuda.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <mpi.h>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace multirank_test {
+
+inline int world_rank()
+{
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  return me;
+}
+inline int world_size()
+{
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+// one LAMMPS instance on a communicator, quiet, with the atoms gathered in ID order
+struct Lmp : LmpSession {
+  explicit Lmp(MPI_Comm comm) : LmpSession(false, comm) {}
+  // per-atom x, v or f of every atom in atom-ID order, on every rank
+  std::vector<double> gather(const char *name)
+  {
+    std::vector<double> out(3 * (size_t) lmp->atom->natoms);
+    lammps_gather_atoms(lmp, const_cast<char *>(name), 1, 3, out.data());
+    return out;
+  }
+};
+
+// $TMPDIR/mesogpu_<stem>_<pid of comm's rank 0><ext>: a path every rank of comm agrees on
+// (parallel test runs differ). A collective on comm: a reference run on rank 0 alone
+// (MPI_COMM_SELF) must pass MPI_COMM_SELF, or its broadcast on the world would pair with a
+// later one of the other ranks and hang the next test
+inline std::string shared_path(const std::string &stem, const char *ext,
+                               MPI_Comm comm = MPI_COMM_WORLD)
+{
+  const char *t = std::getenv("TMPDIR");
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  int stamp = me == 0 ? static_cast<int>(getpid()) : 0;
+  MPI_Bcast(&stamp, 1, MPI_INT, 0, comm);
+  return std::string(t ? t : "/tmp") + "/mesogpu_" + stem + "_" + std::to_string(stamp) + ext;
+}
+
+// max over atoms of the minimum-image difference of two position lists (x, y, z per
+// atom) in the box of edges box[3], over the largest edge (positions may be wrapped at
+// different steps on different rank counts); NaN, infinity or a length mismatch: HUGE_VAL
+inline double position_diff(const std::vector<double> &a, const std::vector<double> &b,
+                            const double box[3])
+{
+  if (a.size() != b.size() || a.empty()) return HUGE_VAL;
+  double d = 0, lmax = std::max(box[0], std::max(box[1], box[2]));
+  for (size_t k = 0; k < a.size(); ++k) {
+    if (!std::isfinite(a[k]) || !std::isfinite(b[k])) return HUGE_VAL;
+    const double len = box[k % 3];
+    double dx = a[k] - b[k];
+    dx -= len * std::round(dx / len);
+    d = std::max(d, std::fabs(dx));
+  }
+  return d / lmax;
+}
+
+// |a - b| / |b|; NaN or infinity: HUGE_VAL
+inline double rel(double a, double b)
+{
+  if (!std::isfinite(a) || !std::isfinite(b)) return HUGE_VAL;
+  return std::fabs(a - b) / std::max(std::fabs(b), 1e-300);
+}
+
+// the main of a multi-rank GPU test: 77 (ctest "skipped") without a GPU; one report, the
+// other ranks' results reaching rank 0 through the exit status; prec names the precision
+// in the banner line
+inline int run_all_ranks(int argc, char **argv, const char *prec)
+{
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  const int me = world_rank();
+  if (mesogpu::cuda::device_count() == 0) {
+    if (me == 0)
+      printf("SKIPPED: no CUDA device on this machine; gpu tests run on the GPU machine\n");
+    MPI_Finalize();
+    return 77;
+  }
+  if (me == 0)
+    printf("[gpu] device 0: %s, precision %s, %d ranks\n",
+           mesogpu::cuda::device_description(0).c_str(), prec, world_size());
+  if (me != 0)
+    delete ::testing::UnitTest::GetInstance()->listeners().Release(
+        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+  const int rc = RUN_ALL_TESTS();
+  int worst = rc;
+  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return worst;
+}
+
+}    // namespace multirank_test
+
+#endif
