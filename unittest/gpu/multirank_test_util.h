@@ -65,6 +65,21 @@ inline std::string shared_path(const std::string &stem, const char *ext,
   return std::string(t ? t : "/tmp") + "/mesogpu_" + stem + "_" + std::to_string(stamp) + ext;
 }
 
+// a data file written by LAMMPS commands on rank 0 alone (create_atoms numbers atoms by
+// rank, so a system made on each rank count would be another system: other IDs, other
+// velocities); every rank returns its path, $TMPDIR/mesogpu_<stem>_<pid>.data
+inline std::string write_data_on_rank0(const std::string &stem, std::vector<std::string> commands)
+{
+  const std::string path = shared_path(stem, ".data");
+  if (world_rank() == 0) {
+    Lmp l(MPI_COMM_SELF);
+    commands.push_back("write_data " + path);
+    l.cmds(commands);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
 // max over atoms of the minimum-image difference of two position lists (x, y, z per
 // atom) in the box of edges box[3], over the largest edge (positions may be wrapped at
 // different steps on different rank counts); NaN, infinity or a length mismatch: HUGE_VAL

@@ -136,17 +136,11 @@ std::string write_kg_data(bool with_angles)
 // would be another system (other IDs, other velocities) than the one-rank references
 std::string write_lj_data()
 {
-  static std::string path;
-  if (!path.empty()) return path;
-  path = shared_data_path("lj");
-  if (world_rank() == 0) {
-    Lmp l(MPI_COMM_SELF);
-    l.cmds({"units lj", "atom_style atomic", "lattice fcc 0.8442", "region box block 0 8 0 8 0 8",
-            "create_box 1 box", "create_atoms 1 box", "mass 1 1.0",
-            "displace_atoms all random 0.05 0.05 0.05 5813 units box",
-            "velocity all create 1.44 87287 mom yes rot no dist gaussian", "write_data " + path});
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
+  static const std::string path = write_data_on_rank0(
+      "multirank_lj", {"units lj", "atom_style atomic", "lattice fcc 0.8442",
+                       "region box block 0 8 0 8 0 8", "create_box 1 box", "create_atoms 1 box",
+                       "mass 1 1.0", "displace_atoms all random 0.05 0.05 0.05 5813 units box",
+                       "velocity all create 1.44 87287 mom yes rot no dist gaussian"});
   return path;
 }
 
@@ -154,17 +148,11 @@ std::string write_lj_data()
 // rank 0 as the LJ liquid is
 std::string write_dpd_data()
 {
-  static std::string path;
-  if (!path.empty()) return path;
-  path = shared_data_path("dpd");
-  if (world_rank() == 0) {
-    Lmp l(MPI_COMM_SELF);
-    l.cmds({"units lj", "atom_style atomic", "lattice fcc 3.0", "region box block 0 8 0 8 0 8",
-            "create_box 1 box", "create_atoms 1 box", "mass 1 1.0",
-            "displace_atoms all random 0.2 0.2 0.2 9127 units box",
-            "velocity all create 1.0 4928 mom yes rot no dist gaussian", "write_data " + path});
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
+  static const std::string path = write_data_on_rank0(
+      "multirank_dpd", {"units lj", "atom_style atomic", "lattice fcc 3.0",
+                        "region box block 0 8 0 8 0 8", "create_box 1 box", "create_atoms 1 box",
+                        "mass 1 1.0", "displace_atoms all random 0.2 0.2 0.2 9127 units box",
+                        "velocity all create 1.0 4928 mom yes rot no dist gaussian"});
   return path;
 }
 

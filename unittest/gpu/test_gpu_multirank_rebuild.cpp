@@ -58,17 +58,11 @@ std::string rebuild_path(const std::string &name, const char *ext, MPI_Comm comm
 // a hot LJ liquid (T = 3), made once on rank 0 (create_atoms numbers atoms by rank)
 std::string write_hot_lj()
 {
-  static std::string path;
-  if (!path.empty()) return path;
-  path = rebuild_path("lj", ".data");
-  if (world_rank() == 0) {
-    Lmp l(MPI_COMM_SELF);
-    l.cmds({"units lj", "atom_style atomic", "lattice fcc 0.8442", "region box block 0 8 0 8 0 8",
-            "create_box 1 box", "create_atoms 1 box", "mass 1 1.0",
-            "displace_atoms all random 0.05 0.05 0.05 5813 units box",
-            "velocity all create 3.0 87287 mom yes rot no dist gaussian", "write_data " + path});
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
+  static const std::string path = write_data_on_rank0(
+      "rebuild_lj", {"units lj", "atom_style atomic", "lattice fcc 0.8442",
+                     "region box block 0 8 0 8 0 8", "create_box 1 box", "create_atoms 1 box",
+                     "mass 1 1.0", "displace_atoms all random 0.05 0.05 0.05 5813 units box",
+                     "velocity all create 3.0 87287 mom yes rot no dist gaussian"});
   return path;
 }
 
