@@ -18,16 +18,26 @@ namespace {
 // a derived class are pointers to CommBrick's members, usable on the Comm object LAMMPS
 // made (no cast to a type it is not).
 struct CommBrickAccess : CommBrick {
+  using Comm::bordergroup;
   using CommBrick::firstrecv;
+  using CommBrick::maxneed;
   using CommBrick::nswap;
   using CommBrick::pbc;
   using CommBrick::pbc_flag;
   using CommBrick::recvnum;
   using CommBrick::recvproc;
   using CommBrick::sendlist;
+  using CommBrick::sendneed;
   using CommBrick::sendnum;
   using CommBrick::sendproc;
+  using CommBrick::slabhi;
+  using CommBrick::slablo;
 };
+constexpr int Comm::*m_bordergroup = &CommBrickAccess::bordergroup;
+constexpr int (CommBrick::*m_maxneed)[3] = &CommBrickAccess::maxneed;
+constexpr int (CommBrick::*m_sendneed)[3][2] = &CommBrickAccess::sendneed;
+constexpr double *CommBrick::*m_slablo = &CommBrickAccess::slablo;
+constexpr double *CommBrick::*m_slabhi = &CommBrickAccess::slabhi;
 constexpr int CommBrick::*m_nswap = &CommBrickAccess::nswap;
 constexpr int *CommBrick::*m_sendnum = &CommBrickAccess::sendnum;
 constexpr int *CommBrick::*m_recvnum = &CommBrickAccess::recvnum;
@@ -37,29 +47,65 @@ constexpr int *CommBrick::*m_firstrecv = &CommBrickAccess::firstrecv;
 constexpr int *CommBrick::*m_pbc_flag = &CommBrickAccess::pbc_flag;
 constexpr int **CommBrick::*m_pbc = &CommBrickAccess::pbc;
 constexpr int **CommBrick::*m_sendlist = &CommBrickAccess::sendlist;
-}    // namespace
-
-CommBrickPlan::CommBrickPlan(LAMMPS *lmp) : Pointers(lmp) {}
-
-void CommBrickPlan::rebuild()
+// the brick comm LAMMPS made (an error naming comm_style tiled otherwise)
+CommBrick *brick_of(Comm *comm, Error *error)
 {
   auto *brick = dynamic_cast<CommBrick *>(comm);
   if (!brick || comm->style != Comm::BRICK)
     error->all(FLERR, "mesogpu: the multi-rank device path needs comm_style brick (this run "
                       "uses comm_style tiled)");
+  return brick;
+}
+
+// the parts of swap k that CommBrick::setup() decides: partners and periodic shift
+void setup_part(CommBrick *brick, int k, CommBrickPlan::Swap &s)
+{
+  s.send_proc = (brick->*m_sendproc)[k];
+  s.recv_proc = (brick->*m_recvproc)[k];
+  s.pbc_flag = (brick->*m_pbc_flag)[k];
+  for (int d = 0; d < 6; d++) s.pbc[d] = (brick->*m_pbc)[k][d];
+}
+}    // namespace
+
+CommBrickPlan::CommBrickPlan(LAMMPS *lmp) : Pointers(lmp) {}
+
+CommBrickPlan::Setup CommBrickPlan::setup_table() const
+{
+  CommBrick *brick = brick_of(comm, error);
+  const int n = brick->*m_nswap;
+  Setup t;
+  t.swaps.resize(n);
+  t.slab_lo.resize(n);
+  t.slab_hi.resize(n);
+  for (int k = 0; k < n; k++) {
+    Swap &s = t.swaps[k];
+    s = Swap();
+    setup_part(brick, k, s);
+    t.slab_lo[k] = (brick->*m_slablo)[k];
+    t.slab_hi[k] = (brick->*m_slabhi)[k];
+  }
+  for (int d = 0; d < 3; d++) {
+    t.maxneed[d] = (brick->*m_maxneed)[d];
+    t.sendneed[d][0] = (brick->*m_sendneed)[d][0];
+    t.sendneed[d][1] = (brick->*m_sendneed)[d][1];
+  }
+  t.bordergroup = comm->*m_bordergroup != 0;
+  return t;
+}
+
+void CommBrickPlan::rebuild()
+{
+  CommBrick *brick = brick_of(comm, error);
   const int n = brick->*m_nswap;
   swap_list.resize(n);
   send_list.clear();
   ghost_count = 0;
   for (int k = 0; k < n; k++) {
     Swap &s = swap_list[k];
-    s.send_proc = (brick->*m_sendproc)[k];
-    s.recv_proc = (brick->*m_recvproc)[k];
+    setup_part(brick, k, s);
     s.send_count = (brick->*m_sendnum)[k];
     s.recv_count = (brick->*m_recvnum)[k];
     s.first_recv = (brick->*m_firstrecv)[k];
-    s.pbc_flag = (brick->*m_pbc_flag)[k];
-    for (int d = 0; d < 6; d++) s.pbc[d] = (brick->*m_pbc)[k][d];
     s.send_offset = static_cast<int>(send_list.size());
     const int *list = (brick->*m_sendlist)[k];
     send_list.insert(send_list.end(), list, list + s.send_count);

@@ -41,6 +41,21 @@ class CommBrickPlan : protected Pointers {
   // concatenated (Swap::send_offset into send)
   void assign(std::vector<Swap> swaps, std::vector<int> send);
 
+  // what CommBrick::setup() decided, before any borders(): per swap the partners and the
+  // periodic shift (no counts, lists or first ghost yet) and the slab [slab_lo, slab_hi]
+  // of coordinates it sends along its dimension; per dimension the needs (2 maxneed swaps
+  // each, in dimension order); whether comm_modify group is set. What a borders() of
+  // another implementation starts from (src/cuda/device_rebuild.cpp). An error when comm
+  // is not comm_style brick.
+  struct Setup {
+    std::vector<Swap> swaps;
+    std::vector<double> slab_lo, slab_hi;
+    int maxneed[3] = {0, 0, 0};
+    int sendneed[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    bool bordergroup = false;
+  };
+  Setup setup_table() const;
+
   const std::vector<Swap> &swaps() const { return swap_list; }
   const std::vector<int> &send_index() const { return send_list; }
   int nghost() const { return ghost_count; }    // atoms the plan receives in all

@@ -23,31 +23,6 @@ using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
 
 namespace {
-// CommBrick keeps the plan setup() made in protected members: read through pointers to
-// members named in a derived class (as comm_brick_plan.cpp)
-struct CommBrickSetupAccess : CommBrick {
-  using Comm::bordergroup;
-  using CommBrick::maxneed;
-  using CommBrick::nswap;
-  using CommBrick::pbc;
-  using CommBrick::pbc_flag;
-  using CommBrick::recvproc;
-  using CommBrick::sendneed;
-  using CommBrick::sendproc;
-  using CommBrick::slabhi;
-  using CommBrick::slablo;
-};
-constexpr int Comm::*m_bordergroup = &CommBrickSetupAccess::bordergroup;
-constexpr int CommBrick::*m_nswap = &CommBrickSetupAccess::nswap;
-constexpr int (CommBrick::*m_maxneed)[3] = &CommBrickSetupAccess::maxneed;
-constexpr int (CommBrick::*m_sendneed)[3][2] = &CommBrickSetupAccess::sendneed;
-constexpr double *CommBrick::*m_slablo = &CommBrickSetupAccess::slablo;
-constexpr double *CommBrick::*m_slabhi = &CommBrickSetupAccess::slabhi;
-constexpr int *CommBrick::*m_sendproc = &CommBrickSetupAccess::sendproc;
-constexpr int *CommBrick::*m_recvproc = &CommBrickSetupAccess::recvproc;
-constexpr int *CommBrick::*m_pbc_flag = &CommBrickSetupAccess::pbc_flag;
-constexpr int **CommBrick::*m_pbc = &CommBrickSetupAccess::pbc;
-
 // one message each way (host-staged, as CommBrick: counts first, then the values)
 void send_recv(MPI_Comm world, const std::vector<double> &send, int to, std::vector<double> &recv,
                size_t at, int from, int width)
@@ -72,7 +47,7 @@ std::string DeviceRebuild::why_host(const Engine &engine) const
     return "comm_style is not brick";
   if (comm->mode != Comm::SINGLE) return "comm_modify mode is not single";
   if (comm->ghost_velocity) return "ghost atoms carry velocities (comm_modify vel yes)";
-  if (comm->*m_bordergroup) return "comm_modify group is set";
+  if (CommBrickPlan(lmp).setup_table().bordergroup) return "comm_modify group is set";
   if (atom->firstgroupname) return "atom_modify first is set";
   if (strcmp(atom->atom_style, "atomic") != 0)
     return std::string("atom style ") + atom->atom_style +
@@ -154,15 +129,16 @@ void DeviceRebuild::exchange(Engine &engine)
 
 void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
 {
-  auto *brick = dynamic_cast<CommBrick *>(comm);
-  const int nswap = brick->*m_nswap;
+  const CommBrickPlan plan(lmp);
+  CommBrickPlan::Setup setup = plan.setup_table();
+  std::vector<CommBrickPlan::Swap> &swaps = setup.swaps;    // completed swap by swap
+  const int nswap = static_cast<int>(swaps.size());
   const int nlocal = engine.owned();
-  std::vector<CommBrickPlan::Swap> swaps(nswap);
   std::vector<int> send_list;
   int iswap = 0, nghost = 0;
   for (int dim = 0; dim < 3; dim++) {
     int nfirst = 0, nlast = 0;
-    const int twoneed = 2 * (brick->*m_maxneed)[dim];
+    const int twoneed = 2 * setup.maxneed[dim];
     for (int ineed = 0; ineed < twoneed; ineed++) {
       if (iswap >= nswap) error->one(FLERR, "run_style verlet/cuda: device borders: swap count");
       CommBrickPlan::Swap &s = swaps[iswap];
@@ -170,19 +146,14 @@ void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
         nfirst = nlast;
         nlast = nlocal + nghost;
       }
-      const bool sendflag = ineed / 2 < (brick->*m_sendneed)[dim][ineed % 2];
+      const bool sendflag = ineed / 2 < setup.sendneed[dim][ineed % 2];
       s.send_offset = static_cast<int>(send_list.size());
-      s.send_count = sendflag
-                         ? engine.border_select(dim, (brick->*m_slablo)[iswap],
-                                                (brick->*m_slabhi)[iswap], nfirst, nlast, send_list)
-                         : engine.border_select(dim, 0.0, -1.0, nfirst, nfirst, send_list);
-      s.send_proc = (brick->*m_sendproc)[iswap];
-      s.recv_proc = (brick->*m_recvproc)[iswap];
-      s.pbc_flag = (brick->*m_pbc_flag)[iswap];
-      for (int d = 0; d < 6; d++) s.pbc[d] = (brick->*m_pbc)[iswap][d];
-      // AtomVec::pack_border's shift (orthogonal box)
-      const double shift[3] = {s.pbc[0] * domain->xprd, s.pbc[1] * domain->yprd,
-                               s.pbc[2] * domain->zprd};
+      s.send_count = sendflag ? engine.border_select(dim, setup.slab_lo[iswap],
+                                                     setup.slab_hi[iswap], nfirst, nlast, send_list)
+                              : engine.border_select(dim, 0.0, -1.0, nfirst, nfirst, send_list);
+      // AtomVec::pack_border's shift (zero without a periodic crossing)
+      double shift[3];
+      plan.shift(s, shift);
       s.first_recv = nlocal + nghost;
       if (s.send_proc != comm->me) {
         engine.border_pack(shift, s.pbc_flag != 0, send_buf);

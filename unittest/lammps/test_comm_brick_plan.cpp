@@ -10,6 +10,7 @@
 
 #include "atom.h"
 #include "comm.h"
+#include "domain.h"
 
 #include <gtest/gtest.h>
 
@@ -88,6 +89,35 @@ void check_reverse(LAMMPS *lmp, const CommBrickPlan &plan)
                     << "CommBrick::reverse_comm() of " << 3 * nlocal;
 }
 
+// the table CommBrick::setup() made (CommBrickPlan::setup_table) against the plan of the
+// borders() that followed: the same partners and shifts, 2 maxneed swaps per dimension,
+// and every atom a swap sent inside that swap's slab along its dimension (orthogonal box:
+// slabs in box units; triclinic: in lamda units, not checked here). The slab check needs
+// the positions borders() saw (at_borders: no step since; after a run atoms have moved)
+void check_setup(LAMMPS *lmp, const CommBrickPlan &plan, bool at_borders)
+{
+  const CommBrickPlan::Setup t = plan.setup_table();
+  const auto &swaps = plan.swaps();
+  ASSERT_EQ(t.swaps.size(), swaps.size());
+  ASSERT_EQ(t.slab_lo.size(), swaps.size());
+  EXPECT_EQ(2 * (t.maxneed[0] + t.maxneed[1] + t.maxneed[2]), (int) swaps.size());
+  EXPECT_FALSE(t.bordergroup);
+  int bad = 0, k = 0;
+  for (int dim = 0; dim < 3; dim++)
+    for (int ineed = 0; ineed < 2 * t.maxneed[dim]; ineed++, k++) {
+      const CommBrickPlan::Swap &a = t.swaps[k], &b = swaps[k];
+      bad += a.send_proc != b.send_proc || a.recv_proc != b.recv_proc || a.pbc_flag != b.pbc_flag;
+      for (int d = 0; d < 6; d++) bad += a.pbc[d] != b.pbc[d];
+      if (lmp->domain->triclinic || !at_borders) continue;
+      for (int i = 0; i < b.send_count; i++) {
+        const double x = lmp->atom->x[plan.send_index()[b.send_offset + i]][dim];
+        bad += x < t.slab_lo[k] || x > t.slab_hi[k];
+      }
+    }
+  EXPECT_EQ(bad, 0) << "rank " << lmp->comm->me
+                    << ": setup table entries or sent atoms differing from the borders() plan";
+}
+
 void run_case(bool triclinic, const std::string &comm_cut, bool migrate)
 {
   LmpSession s;
@@ -99,6 +129,7 @@ void run_case(bool triclinic, const std::string &comm_cut, bool migrate)
   // the plan is not empty: ghosts exist on every rank (periodic images at least)
   EXPECT_GT(plan.nghost(), 0);
   EXPECT_GE(plan.swaps().size(), 6u);
+  check_setup(s.lmp, plan, !migrate);
   check_forward(s.lmp, plan, 11);
   check_forward(s.lmp, plan, 12);    // twice: the plan is reused between reneighbourings
   check_reverse(s.lmp, plan);
