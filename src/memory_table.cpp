@@ -93,9 +93,11 @@ namespace memtable {
                      const std::string &share, const std::string &peak)
     {
       char b[256];
-      snprintf(b, sizeof b, "  %-34s | %15s | %9s | %7s | %15s\n", name.c_str(), bytes.c_str(),
+      snprintf(b, sizeof b, "  %-34s | %15s | %9s | %7s | %15s", name.c_str(), bytes.c_str(),
                per.c_str(), share.c_str(), peak.c_str());
-      return b;
+      std::string out(b);
+      out.erase(out.find_last_not_of(' ') + 1);
+      return out + "\n";
     }
     std::string fmt(const char *f, double x)
     {
@@ -122,22 +124,22 @@ namespace memtable {
       out += line(r.name, std::to_string(r.bytes), per_atom(r.bytes), share(r.bytes),
                   std::to_string(r.peak));
     }
-    out += line("sum of the rows", std::to_string(sum), per_atom(sum), share(sum), "");
+    out += line("sum of the rows", std::to_string(sum), per_atom(sum), share(sum), "-");
     out += line("held by the engine", std::to_string(held), per_atom(held), share(held),
                 std::to_string(held_peak));
     out += line("device used (cudaMemGetInfo)", std::to_string(device_used), per_atom(device_used),
-                "", "");
+                "-", "-");
     const long long other = (long long) device_used - (long long) held;
-    out += line("used, not held by the engine", std::to_string(other), per_atom((double) other), "",
-                "");
+    out += line("used, not held by the engine", std::to_string(other), per_atom((double) other),
+                "-", "-");
     if (mismatches())
       out += "  WARNING: the table lost track of " + std::to_string(mismatches()) +
              " frees (a row freed more than it held): a bug of the bookkeeping; the rows are "
              "not reliable\n";
     out += fmt("  (%.3f GiB held", held / gib) +
            fmt(", %.3f GiB used on the device", device_used / gib) +
-           "; used but not held: the CUDA context and module images, CUB and library scratch "
-           "outside DeviceArray, other processes on the GPU)\n";
+           "; used but not held: the CUDA context and module images, the rounding of "
+           "cudaMalloc, other processes on the GPU)\n";
     return out;
   }
 
