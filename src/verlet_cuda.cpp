@@ -20,6 +20,7 @@
 #include "error.h"
 #include "fix.h"
 #include "force.h"
+#include "memory_table.h"
 #include "mesogpu_cuda.h"
 #include "mesogpu_plugin.h"
 #include "modify.h"
@@ -66,6 +67,10 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
   const char *env = std::getenv("MESOGPU_GPU_SHARE");
   if (env && !mesogpu::parse_share(env, share_gpu, why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_GPU_SHARE: {}", why);
+  // the device memory report by array: MESOGPU_MEMORY_REPORT, then the keyword memory
+  if (!mesogpu::memtable::parse_report_env(std::getenv("MESOGPU_MEMORY_REPORT"), memory_report,
+                                           why))
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_MEMORY_REPORT: {}", why);
   for (int i = 0; i < narg; i++) {
     if (strcmp(arg[i], "share") == 0) {
       if (i + 1 >= narg)
@@ -79,10 +84,16 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
         error->all(FLERR, "run_style verlet/cuda: rebuild {}",
                    i + 1 < narg ? why : "needs a value (device or host)");
       i++;
+    } else if (strcmp(arg[i], "memory") == 0) {
+      // the device memory report by array at the end of setup and of the run
+      if (i + 1 >= narg || (strcmp(arg[i + 1], "yes") != 0 && strcmp(arg[i + 1], "no") != 0))
+        error->all(FLERR, "run_style verlet/cuda: keyword memory needs a value (yes or no)");
+      memory_report = strcmp(arg[i + 1], "yes") == 0;
+      i++;
     } else {
       error->all(FLERR,
                  "run_style verlet/cuda: unknown keyword '{}' (allowed: share yes|no, rebuild "
-                 "device|host)",
+                 "device|host, memory yes|no)",
                  arg[i]);
     }
   }
@@ -372,6 +383,7 @@ void VerletCuda::resident_setup(int flag, bool full)
   update->setupflag = 1;
   const double t0 = platform::walltime();
   if (full) rebuilds_device = rebuilds_host = 0;
+  if (full && memory_report) mesogpu::memtable::reset_peaks();    // peaks of this run
 
   // host lists of computes/fixes (rdf, ...) are built, and refreshed at sync steps
   find_host_lists();
@@ -477,6 +489,25 @@ void VerletCuda::resident_setup(int flag, bool full)
                    t1 - t0, host_lists_needed ? ", host lists" : "", t2 - t1, t3 - t2, t4 - t3,
                    held / gib, free_b / gib, total_b / gib, entries, n > 0 ? entries / n : 0);
   }
+  if (full) log_memory("end of setup");
+}
+
+/* ----------------------------------------------------------------------
+   the device memory report by array (keyword memory yes), rank 0's engine
+------------------------------------------------------------------------- */
+
+void VerletCuda::log_memory(const char *when)
+{
+  if (!memory_report || !engine || comm->me != 0) return;
+  size_t free_b = 0, total_b = 0, held = 0;
+  try {
+    held = mesogpu::cuda::Engine::device_memory(&free_b, &total_b);
+  } catch (std::runtime_error &e) {
+    device_error(when, e);
+  }
+  namespace mt = mesogpu::memtable;
+  utils::logmesg(
+      lmp, mt::report(mt::rows(), when, atom->nlocal, held, mt::total_peak(), total_b - free_b));
 }
 
 /* ----------------------------------------------------------------------
@@ -697,6 +728,7 @@ void VerletCuda::cleanup()
 {
   sync_atoms();
   if (multi_rank) log_rebuilds();
+  log_memory("end of the run");
   Verlet::cleanup();
 }
 

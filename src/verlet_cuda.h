@@ -66,6 +66,9 @@ class VerletCuda : public Verlet, public DeviceContext {
   std::unique_ptr<class DeviceComm> device_comm;
   bool multi_rank = false, reverse_forces = false;
   bool share_gpu = false;    // several ranks of a node may share a GPU (keyword share)
+  // the device memory report by array (keyword memory, MESOGPU_MEMORY_REPORT)
+  bool memory_report = false;
+  void log_memory(const char *when);
   // reneighbouring steps on several ranks: on the device (keyword rebuild device, the
   // default, src/cuda/device_rebuild.h) or through the host; how many went each way in
   // this run, and the last reason logged for the host path

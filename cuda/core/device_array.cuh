@@ -5,6 +5,7 @@
 #define MESOGPU_CUDA_CORE_DEVICE_ARRAY_CUH
 
 #include "cuda_check.h"
+#include "memory_table.h"
 #include "precision.h"
 
 #include <algorithm>
@@ -51,11 +52,31 @@ namespace cuda {
     // count elements of elem bytes, or a runtime_error naming what and how much
     void *device_alloc(size_t count, size_t elem);
 
+    // the row of the memory report (src/memory_table.h) an allocation is charged to: the
+    // array's own name if it has one (set_name), else the AllocLabel in force
+    inline memtable::Account *label_account()
+    {
+      return memtable::account(g_alloc_what);
+    }
+
     template <typename T> class DeviceArray {
      public:
       DeviceArray() = default;
       DeviceArray(const DeviceArray &) = delete;
       ~DeviceArray() { release(); }
+      // the row of the memory report this array's memory is charged to from now on (what
+      // it holds moves there); unnamed arrays are charged to the AllocLabel of their
+      // allocation
+      void set_name(const std::string &name)
+      {
+        memtable::Account *a = memtable::account(name);
+        if (ptr && acct != a) {
+          memtable::discharge(acct, held());
+          memtable::charge(a, held());
+        }
+        acct = a;
+        named = true;
+      }
       // the old contents are not kept when the array grows (the old block is freed first,
       // so growing never needs old + new at once)
       void resize(size_t n)
@@ -68,12 +89,15 @@ namespace cuda {
         ptr = static_cast<T *>(device_alloc(n, sizeof(T)));
         cap = n;
         count = n;
+        if (!named) acct = label_account();
+        memtable::charge(acct, held());
       }
       void release()
       {
         if (ptr) {
           cudaFree(ptr);
-          g_engine_bytes -= std::max<size_t>(cap, 1) * sizeof(T);
+          g_engine_bytes -= held();
+          memtable::discharge(acct, held());
         }
         ptr = nullptr;
         cap = count = 0;
@@ -94,16 +118,29 @@ namespace cuda {
       }
       T *get() const { return ptr; }
       size_t size() const { return count; }
+      // the blocks change hands; each array's row is charged for the block it holds now
+      // (so a named array stays charged to its name after a sort's permute_rows, and the
+      // scratch array that frees its old block is charged for that, not the name)
       void swap(DeviceArray &o)
       {
+        if (!acct) acct = label_account();
+        if (!o.acct) o.acct = label_account();
+        if (ptr) memtable::discharge(acct, held());
+        if (o.ptr) memtable::discharge(o.acct, o.held());
         std::swap(ptr, o.ptr);
         std::swap(count, o.count);
         std::swap(cap, o.cap);
+        if (ptr) memtable::charge(acct, held());
+        if (o.ptr) memtable::charge(o.acct, o.held());
       }
 
      private:
+      // bytes of the block (device_alloc allocates at least one element)
+      size_t held() const { return std::max<size_t>(cap, 1) * sizeof(T); }
       T *ptr = nullptr;
       size_t count = 0, cap = 0;
+      memtable::Account *acct = nullptr;    // the row ptr is charged to
+      bool named = false;
     };
 
     template <typename R> struct alignas(4 * sizeof(R)) PosType {

@@ -35,6 +35,7 @@ namespace cuda {
 
   Engine::Engine() : impl(new Impl)
   {
+    name_device_arrays(*impl);    // rows of the memory report (core/memory_names.cu)
     if (device_count() == 0)
       throw std::runtime_error("mesogpu: no CUDA device is visible to this process");
     // a cap on the device memory the engine may hold (bytes; testing, or sharing a GPU)

@@ -256,6 +256,8 @@ namespace cuda {
 
   // the message of an ERR_TOPOLOGY record (topology/topology_edit.cu)
   std::string topology_error_text(const Engine::Impl &s, const ErrorRecord &e);
+  // the rows of the memory report the member arrays are charged to (core/memory_names.cu)
+  void name_device_arrays(Engine::Impl &s);
 
 }    // namespace cuda
 }    // namespace mesogpu

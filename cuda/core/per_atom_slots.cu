@@ -22,6 +22,7 @@ namespace cuda {
         permute_rows(it->second.data, it->second.width, q);
     });
     AllocLabel label("per-atom data of a style");
+    slot.data.set_name("slot " + name);    // its row in the memory report
     const size_t n = s.n;
     std::vector<acc> buf((size_t) width * n);
     const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]

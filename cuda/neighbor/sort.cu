@@ -60,7 +60,7 @@ namespace cuda {
     const int n = s.n;
     const int nb = blocks(n);
     const int3 nc = make_int3(s.ncell[0], s.ncell[1], s.ncell[2]);
-    AllocLabel label("sorting the atoms (keys, permutation and one array at a time)");
+    AllocLabel label("sort scratch (keys, permutation)");
     int shift = 0;    // 10 bits per dimension: beyond 1024 cells, neighbouring cells share codes
     while (((std::max({nc.x, nc.y, nc.z}) - 1) >> shift) >= 1024) ++shift;
     s.sort_key.resize(n);
