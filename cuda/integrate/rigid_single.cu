@@ -195,8 +195,8 @@ namespace cuda {
     const BodyView b = body_view(s);
     if (s.nlocal == 0) return;
     rigid_scale_kernel<<<blocks(s.nlocal), BLOCK>>>(s.nlocal, s.mask.get(), groupbit, s.v[0].get(),
-                                               s.v[1].get(), s.v[2].get(), b,
-                                               static_cast<acc>(factor));
+                                                    s.v[1].get(), s.v[2].get(), b,
+                                                    static_cast<acc>(factor));
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
