@@ -6,7 +6,6 @@
 #include "atom.h"
 #include "bond.h"
 #include "comm.h"
-#include "device_bodies.h"
 #include "dihedral.h"
 #include "engine.h"
 #include "error.h"
