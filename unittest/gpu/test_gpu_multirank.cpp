@@ -246,7 +246,10 @@ std::string write_triblock_data()
     l.cmds(TRIBLOCK_COEFFS);
     l.cmds({"neighbor 0.3 bin", "neigh_modify every 1 delay 0 check yes", "comm_modify vel yes",
             "timestep 0.002", "fix 1 all leapfrog/aniso berendsen 1.0 0.1 0.1", "thermo 0",
-            "run 300 post no", "write_data " + path + " nocoeff"});
+            "run 300 post no",
+            // per-type masses too: the dipole part of the hybrid style writes a Masses
+            // section, which read_data refuses with zeros (the per-atom ones are used)
+            "mass * 1.0", "write_data " + path + " nocoeff"});
   }
   MPI_Barrier(MPI_COMM_WORLD);
   return path;
