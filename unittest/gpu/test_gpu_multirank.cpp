@@ -13,8 +13,9 @@
    soft/aniso particles under fix leapfrog/aniso with its Berendsen thermostat:
    orientations forwarded to ghosts every step, torques at step 0, n and omega after the
    run) and single-site rigid bodies (SSD/E water under fix nvt/rigid/single, Gay-Berne
-   ellipsoids and spheres under fix nve/rigid/single: quaternions forwarded, quaternions
-   and angmom after the run), reneighbouring through the host. Also the clean refusals of
+   ellipsoids and spheres, and charged and dipolar coul/dipole/body beads, under fix
+   nve/rigid/single: quaternions forwarded, quaternions and angmom after the run),
+   reneighbouring through the host. Also the clean refusals of
    styles without a multi-rank path. Needs a
    GPU: exits 77 (ctest "skipped") otherwise. Tolerances depend on MESOGPU_PRECISION: the
    strict ones (1e-10 at step 0, 1e-8 after 200 steps) need MESOGPU_PRECISION=double. */
@@ -39,6 +40,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <mpi.h>
 #include <string>
 #include <unistd.h>
@@ -220,118 +222,157 @@ std::string write_dpd_data()
   return path;
 }
 
+// a data file made once on rank 0 (a CPU run over MPI_COMM_SELF of `cmds`, then
+// write_data) and read by every run, as the LJ liquid's; a collective on the world
+std::string write_once(const std::string &name, const std::vector<std::string> &cmds)
+{
+  static std::map<std::string, std::string> paths;
+  std::string &path = paths[name];
+  if (!path.empty()) return path;
+  path = shared_data_path(name);
+  if (world_rank() == 0) {
+    Lmp l(MPI_COMM_SELF);
+    l.cmds(cmds);
+    l.cmd("write_data " + path + " nocoeff");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
 // soft anisotropic particles (pair soft/aniso, rho = 3, 648 in a 6^3 box): 432 triblock
 // (aba) and 216 Janus particles, random orientations and angular velocities, relaxed on the
-// CPU styles for 300 steps under the thermostat of fix leapfrog/aniso and written once on
-// rank 0. nu = 1: the patch weights are continuous at the patch edges (nu < 1 makes
-// forces there arbitrarily sensitive to the last bit of an angle)
+// CPU styles for 300 steps under the thermostat of fix leapfrog/aniso. nu = 1: the patch
+// weights are continuous at the patch edges (nu < 1 makes forces there arbitrarily
+// sensitive to the last bit of an angle)
 const std::vector<std::string> TRIBLOCK_COEFFS = {"pair_coeff 1 1 396 aba 88 1.0 60",
                                                   "pair_coeff 2 2 396 janus 88 1.0 90",
                                                   "pair_coeff 1 2 396 iso"};
 std::string write_triblock_data()
 {
-  static std::string path;
-  if (!path.empty()) return path;
-  path = shared_data_path("triblock");
-  if (world_rank() == 0) {
-    Lmp l(MPI_COMM_SELF);
-    l.cmds({"units lj", "atom_style hybrid sphere dipole", "atom_modify map array",
-            "region box block 0 6 0 6 0 6", "create_box 2 box",
-            "create_atoms 1 random 432 20130818 NULL", "create_atoms 2 random 216 20130819 NULL",
-            "set group all mass 1.0", "set group all dipole/random 20130820 1.0",
-            "velocity all create 1.0 20130822 loop geom dist gaussian mom no rot no",
-            "variable wx atom vx", "variable wy atom vy", "variable wz atom vz",
-            "set group all omega v_wx v_wy v_wz",
-            "velocity all create 1.0 20130821 loop geom mom yes", "pair_style soft/aniso 1.0"});
-    l.cmds(TRIBLOCK_COEFFS);
-    l.cmds({"neighbor 0.3 bin", "neigh_modify every 1 delay 0 check yes", "comm_modify vel yes",
+  std::vector<std::string> c = {
+      "units lj",
+      "atom_style hybrid sphere dipole",
+      "atom_modify map array",
+      "region box block 0 6 0 6 0 6",
+      "create_box 2 box",
+      "create_atoms 1 random 432 20130818 NULL",
+      "create_atoms 2 random 216 20130819 NULL",
+      "set group all mass 1.0",
+      "set group all dipole/random 20130820 1.0",
+      "velocity all create 1.0 20130822 loop geom dist gaussian mom no rot no",
+      "variable wx atom vx",
+      "variable wy atom vy",
+      "variable wz atom vz",
+      "set group all omega v_wx v_wy v_wz",
+      "velocity all create 1.0 20130821 loop geom mom yes",
+      "pair_style soft/aniso 1.0"};
+  c.insert(c.end(), TRIBLOCK_COEFFS.begin(), TRIBLOCK_COEFFS.end());
+  c.insert(c.end(),
+           {"neighbor 0.3 bin", "neigh_modify every 1 delay 0 check yes", "comm_modify vel yes",
             "timestep 0.002", "fix 1 all leapfrog/aniso berendsen 1.0 0.1 0.1", "thermo 0",
             "run 300 post no",
-            // per-type masses too: the dipole part of the hybrid style writes a Masses
-            // section, which read_data refuses with zeros (the per-atom ones are used)
-            "mass * 1.0", "write_data " + path + " nocoeff"});
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  return path;
+            // per-type masses too: the dipole part of the hybrid style writes a
+            // Masses section, which read_data refuses with zeros (rmass is used)
+            "mass * 1.0"});
+  return write_once("triblock", c);
 }
 
 // SSD/E water (real units): 500 molecules on an fcc lattice at 0.997 g/cm^3 (box 24.6 A,
 // above 2 x (cutoff + skin), so the one-rank runs need no image codes), random
-// quaternions, 100 fs of fix nvt/rigid/single at 298 K on the CPU, written once on rank 0
+// quaternions, 100 fs of fix nvt/rigid/single at 298 K on the CPU
 const char *SSD_INERTIA = " inertia 1 1.7696 0.6145 1.1550";
 std::string write_ssd_data()
 {
-  static std::string path;
-  if (!path.empty()) return path;
-  path = shared_data_path("ssd");
-  if (world_rank() == 0) {
-    Lmp l(MPI_COMM_SELF);
-    l.cmds({"units real",
-            "atom_style ellipsoid",
-            "atom_modify map array",
-            "lattice fcc 4.9324",
-            "region box block 0 5 0 5 0 5",
-            "create_box 1 box",
-            "create_atoms 1 box",
-            "set type 1 mass 18.0153",
-            "set type 1 shape 1 1 1",
-            "set type 1 quat/random 4471",
-            "velocity all create 298.0 4471 mom yes rot no dist gaussian",
-            "pair_style ssd 9.0 ljmode switch elec rfswitch 1 7.7",
-            "pair_coeff * * ssd/e",
-            "neighbor 1.0 bin",
-            "neigh_modify every 1 delay 0 check yes",
-            "timestep 1.0",
-            std::string("fix 1 all nvt/rigid/single temp 298.0 298.0 20.0") + SSD_INERTIA,
-            "thermo 0",
-            "run 100 post no",
-            "write_data " + path + " nocoeff"});
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  return path;
+  return write_once(
+      "ssd", {"units real", "atom_style ellipsoid", "atom_modify map array", "lattice fcc 4.9324",
+              "region box block 0 5 0 5 0 5", "create_box 1 box", "create_atoms 1 box",
+              "set type 1 mass 18.0153", "set type 1 shape 1 1 1", "set type 1 quat/random 4471",
+              "velocity all create 298.0 4471 mom yes rot no dist gaussian",
+              "pair_style ssd 9.0 ljmode switch elec rfswitch 1 7.7", "pair_coeff * * ssd/e",
+              "neighbor 1.0 bin", "neigh_modify every 1 delay 0 check yes", "timestep 1.0",
+              std::string("fix 1 all nvt/rigid/single temp 298.0 298.0 20.0") + SSD_INERTIA,
+              "thermo 0", "run 100 post no"});
 }
 
 // Gay-Berne (LJ units, 343 particles): prolate and oblate ellipsoids and spheres without
-// a bonus, random quaternions and angmom, 200 steps of fix nve/rigid/single on the CPU,
-// written once on rank 0
+// a bonus, random quaternions and angmom, 200 steps of fix nve/rigid/single on the CPU
 const std::vector<std::string> GB_COEFFS = {"pair_coeff 1 1 gb 0.4 0.9 1.0 1.0 0.2",
                                             "pair_coeff 2 2 gb 0.6 0.4 0.8 0.5 1.0",
                                             "pair_coeff 3 3 lj 0.6 0.5"};
 const char *GB_INERTIA = " inertia 1 0.9 0.55 0.3 inertia 2 0.4 0.75 1.1";
 std::string write_gb_data()
 {
-  static std::string path;
-  if (!path.empty()) return path;
-  path = shared_data_path("gb");
-  if (world_rank() == 0) {
-    Lmp l(MPI_COMM_SELF);
-    l.cmds({"units lj",
-            "atom_style ellipsoid",
-            "atom_modify map array",
-            "lattice sc 0.3",
-            "region box block 0 7 0 7 0 7",
-            "create_box 3 box",
-            "create_atoms 1 box",
-            "displace_atoms all random 0.05 0.05 0.05 7781 units box",
-            "set type 1 type/fraction 2 0.35 1234",
-            "set type 1 type/fraction 3 0.4 4321",
-            "set type 1 shape 0.6 0.6 1.4",
-            "set type 2 shape 1.0 1.0 0.6",
-            "set type * mass 1.0",
-            "set type 1*2 quat/random 4471",
-            "velocity all create 1.0 87287 loop geom",
-            "variable ax atom 0.5*sin(1.7*id)",
-            "variable ay atom 0.4*cos(2.3*id)",
-            "variable az atom 0.3*sin(0.9*id+1)",
-            "set type 1*2 angmom v_ax v_ay v_az",
-            "pair_style gb 3.0"});
-    l.cmds(GB_COEFFS);
-    l.cmds({"neighbor 0.3 bin", "neigh_modify every 1 delay 0 check yes", "timestep 0.002",
-            std::string("fix 1 all nve/rigid/single") + GB_INERTIA, "thermo 0", "run 200 post no",
-            "write_data " + path + " nocoeff"});
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  return path;
+  std::vector<std::string> c = {"units lj",
+                                "atom_style ellipsoid",
+                                "atom_modify map array",
+                                "lattice sc 0.3",
+                                "region box block 0 7 0 7 0 7",
+                                "create_box 3 box",
+                                "create_atoms 1 box",
+                                "displace_atoms all random 0.05 0.05 0.05 7781 units box",
+                                "set type 1 type/fraction 2 0.35 1234",
+                                "set type 1 type/fraction 3 0.4 4321",
+                                "set type 1 shape 0.6 0.6 1.4",
+                                "set type 2 shape 1.0 1.0 0.6",
+                                "set type * mass 1.0",
+                                "set type 1*2 quat/random 4471",
+                                "velocity all create 1.0 87287 loop geom",
+                                "variable ax atom 0.5*sin(1.7*id)",
+                                "variable ay atom 0.4*cos(2.3*id)",
+                                "variable az atom 0.3*sin(0.9*id+1)",
+                                "set type 1*2 angmom v_ax v_ay v_az",
+                                "pair_style gb 3.0"};
+  c.insert(c.end(), GB_COEFFS.begin(), GB_COEFFS.end());
+  c.insert(c.end(),
+           {"neighbor 0.3 bin", "neigh_modify every 1 delay 0 check yes", "timestep 0.002",
+            std::string("fix 1 all nve/rigid/single") + GB_INERTIA, "thermo 0", "run 200 post no"});
+  return write_once("gb", c);
+}
+
+// charged and dipolar beads (real units, 216 on a 3.1 A lattice): cations, anions, a
+// dipole along body z, a charged dipole along body x; coul/dipole/body (shifted force)
+// overlaid with a repulsive lj/cut; 300 fs of fix nvt/rigid/single at 300 K on the CPU
+// (the ions pair up and heat the lattice)
+const char *BEADS_INERTIA =
+    " inertia 1 7.2 7.2 7.2 inertia 2 7.2 7.2 7.2 inertia 3 9.0 6.0 4.0 inertia 4 5.0 7.0 8.0";
+std::vector<std::string> beads_pair(bool dev)
+{
+  const std::string cdb = S(dev, "coul/dipole/body");
+  return {"pair_style " + S(dev, "hybrid/overlay") + " " + S(dev, "lj/cut") + " 7.0 " + cdb +
+              " 7.0 elec sf",
+          "pair_coeff * * " + S(dev, "lj/cut") + " 0.2 2.6", "pair_coeff * * " + cdb,
+          "pair_coeff 3 3 " + cdb + " dipole 2.8",
+          "pair_coeff 4 4 " + cdb + " dipole/eA 0.5 1 0 0"};
+}
+std::string write_beads_data()
+{
+  std::vector<std::string> c = {"units real",
+                                "atom_style hybrid ellipsoid charge",
+                                "atom_modify map array",
+                                "lattice sc 3.1",
+                                "region box block 0 6 0 6 0 6",
+                                "create_box 4 box",
+                                "create_atoms 1 box",
+                                "displace_atoms all random 0.15 0.15 0.15 7781 units box",
+                                "set type 1 type/fraction 2 0.25 1234",
+                                "set type 1 type/fraction 3 0.33 1235",
+                                "set type 1 type/fraction 4 0.5 1236",
+                                "set type * shape 1 1 1",
+                                "set type * mass 72.0",
+                                "mass * 72.0",
+                                "set type * quat/random 4471",
+                                "set type 1 charge 1.0",
+                                "set type 2 charge -1.0",
+                                "set type 3 charge 0.0",
+                                "set type 4 charge -0.6",
+                                "velocity all create 300.0 4928 loop geom"};
+  const auto pair = beads_pair(false);
+  c.insert(c.end(), pair.begin(), pair.end());
+  c.insert(c.end(),
+           {"neighbor 1.0 bin", "neigh_modify every 1 delay 0 check yes", "timestep 1.0",
+            std::string("fix 1 all nvt/rigid/single temp 300.0 300.0 20.0") + BEADS_INERTIA,
+            "thermo 0", "run 300 post no"});
+  return write_once("beads", c);
 }
 
 // kg_mdscf: the Kremer-Grest melt with two types (chains of molecules 1-144 type 2, their
@@ -347,7 +388,8 @@ enum class System {
   dpd,
   triblock,
   ssd,
-  gb
+  gb,
+  beads
 };
 
 // the input up to the fixes; dev: the /cuda styles and run_style verlet/cuda
@@ -372,6 +414,14 @@ void build(Lmp &l, System sys, bool dev)
             "comm_modify vel yes", "read_data " + write_triblock_data(),
             "pair_style " + S(dev, "soft/aniso") + " 1.0"});
     l.cmds(TRIBLOCK_COEFFS);
+  } else if (sys == System::beads) {
+    l.cmds({"units real", "atom_style hybrid ellipsoid charge", "atom_modify map array",
+            "read_data " + write_beads_data()});
+    l.cmds(beads_pair(dev));
+    l.cmds({"neighbor 1.0 bin", "neigh_modify every 1 delay 0 check yes", "timestep 1.0",
+            "thermo_style custom step temp pe press ebond eangle", "thermo 50"});
+    if (dev) l.cmd("run_style verlet/cuda share yes");
+    return;
   } else if (sys == System::ssd || sys == System::gb) {
     const bool ssd = sys == System::ssd;
     l.cmds({ssd ? "units real" : "units lj", "atom_style ellipsoid", "atom_modify map array",
@@ -651,6 +701,15 @@ TEST(MultiRank, GayBerneNVERigidSingle)
   compare(System::gb, "Gay-Berne nve/rigid/single",
           {"unfix 1", std::string("fix 1 all nve/rigid/single/cuda") + GB_INERTIA},
           {"unfix 1", std::string("fix 1 all nve/rigid/single") + GB_INERTIA}, true);
+}
+
+// charged and dipolar beads: coul/dipole/body (per-atom charges of the ghosts uploaded at
+// each rebuild) overlaid with lj/cut, fix nve/rigid/single
+TEST(MultiRank, DipolarBeadsNVERigidSingle)
+{
+  compare(System::beads, "coul/dipole/body beads nve/rigid/single",
+          {"unfix 1", std::string("fix 1 all nve/rigid/single/cuda") + BEADS_INERTIA},
+          {"unfix 1", std::string("fix 1 all nve/rigid/single") + BEADS_INERTIA}, true);
 }
 
 // styles without a multi-rank path stop with an error naming them
