@@ -416,6 +416,16 @@ namespace cuda {
     void pack_velocities(int offset, int count, double *buf);
     void unpack_velocities(int first, int count, const double *buf);
     void copy_velocities(int offset, int count, int first);
+    // forward exchange of orientations (oriented particles: the unit vector n, as
+    // AtomVecDipole's comm of mu; single-site rigid bodies: the quaternion, as
+    // AtomVecEllipsoid's comm of its bonus), one swap, without a shift: orientation_width()
+    // doubles per atom (3 with orientations, + 4 with bodies; 0: nothing to send); the
+    // received ones into rows first .. first + count, with the packed copies the pair
+    // kernels read. |mu| and which atoms have a body come with the ghosts at each rebuild.
+    int orientation_width() const;
+    void pack_orientation(int offset, int count, double *buf);
+    void unpack_orientation(int first, int count, const double *buf);
+    void copy_orientation(int offset, int count, int first);
     // --- several MPI ranks, a reneighbouring step on the device (core/migrate.cu; the host
     // side, messages and LAMMPS's plan: src/cuda/device_rebuild.cpp) ---------------------
     // the per-atom arrays that cannot move between ranks on the device ("" when all can)

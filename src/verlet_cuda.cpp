@@ -228,8 +228,13 @@ void VerletCuda::upload()
     engine->upload_tags(reinterpret_cast<const int *>(atom->tag));
     if (atom->rmass_flag) engine->upload_rmass(atom->rmass);
     // oriented particles (atom_style hybrid sphere dipole): n = mu/|mu|, omega, torque
-    if (atom->mu_flag && atom->omega_flag && atom->torque_flag)
-      engine->upload_orientation(n ? atom->mu[0] : nullptr, n ? atom->omega[0] : nullptr);
+    // (several ranks: the ghosts' too, borders() sent their mu; their omega only with
+    // comm_modify vel yes, and no kernel reads it: zero)
+    if (atom->mu_flag && atom->omega_flag && atom->torque_flag) {
+      std::vector<double> omega(3 * (size_t) rows, 0.0);
+      if (n) std::copy(atom->omega[0], atom->omega[0] + 3 * (size_t) n, omega.begin());
+      engine->upload_orientation(rows ? atom->mu[0] : nullptr, omega.data());
+    }
     // single-site rigid bodies (ellipsoid quaternions, angmom, torque)
     if (mesogpu::atoms_have_bodies(lmp)) mesogpu::upload_bodies(lmp, *engine);
 
@@ -679,6 +684,8 @@ void VerletCuda::run(int n)
         neighbor->ago = 0;
       } else {
         if (multi_rank) device_comm->forward(*engine);    // ghosts' positions
+        // and orientations (unit vectors, quaternions) after the integrator's drift
+        if (multi_rank && engine->orientation_width()) device_comm->forward_orientation(*engine);
         // and velocities (comm_modify vel yes), after the integrator's first half
         if (multi_rank && comm->ghost_velocity) device_comm->forward_velocities(*engine);
         neighbor->ago++;

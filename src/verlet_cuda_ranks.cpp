@@ -9,6 +9,7 @@
 
 #include "atom.h"
 #include "comm.h"
+#include "cuda/device_bodies.h"
 #include "cuda/device_comm.h"
 #include "cuda/device_rebuild.h"
 #include "cuda/device_styles.h"
@@ -67,7 +68,8 @@ void VerletCuda::device_forces(bool energy_virial)
    src/cuda/device_rebuild.h) when nothing needs the host; else through the host: the owned
    atoms come down, LAMMPS wraps them, moves them between ranks and builds ghosts, and
    the engine takes owned atoms and ghosts again with their plan and lists. The fixes of
-   a multi-rank run keep no per-atom device state besides x and v.
+   a multi-rank run keep no per-atom device state besides x and v, the orientations
+   (mu, omega) and the rigid bodies' quaternions and angmom, which come down here too.
 ------------------------------------------------------------------------- */
 
 void VerletCuda::rank_rebuild()
@@ -95,6 +97,10 @@ void VerletCuda::rank_rebuild()
   const int n = atom->nlocal;
   std::vector<int> image(3 * (size_t) n);
   engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr, nullptr, image.data());
+  // the rotational state moves with the atoms (exchange) and comes back up with them
+  if (n && engine->has_orientation())
+    engine->download_orientation(atom->mu[0], atom->omega[0], nullptr);
+  mesogpu::download_bodies(lmp, *engine, true);    // quaternions into the bonus, angmom
   engine->check_errors();
   images_to_host(image);
   domain->pbc();

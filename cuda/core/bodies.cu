@@ -71,7 +71,7 @@ namespace cuda {
     const Impl &s = *impl;
     if (!s.have_bodies) return;
     MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
-    const size_t n = s.n;
+    const size_t n = s.nlocal;    // owned atoms (all atoms on one rank), as download_atoms
     const int *o = s.order_host.data();
     std::vector<acc> buf(n);
     if (quat) {

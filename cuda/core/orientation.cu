@@ -76,7 +76,7 @@ namespace cuda {
     const Impl &s = *impl;
     if (!s.have_orient) return;
     MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
-    const int n = s.n;
+    const int n = s.nlocal;    // owned atoms (all atoms on one rank), as download_atoms
     const int *o = s.order_host.data();
     std::vector<acc> len(n), buf(n);
     s.mu_len.download(len.data(), n);

@@ -137,8 +137,9 @@ namespace cuda {
     }
     if (!s.have_orient)
       throw std::runtime_error("mesogpu: fix leapfrog/aniso needs orientations on the device");
-    leapfrog_initial_kernel<<<blocks(s.n), BLOCK>>>(
-        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
+    // owned rows (several ranks: ghosts take their owners' state by the forward exchange)
+    leapfrog_initial_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
         s.x[1].get(), s.x[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(),
         s.f[1].get(), s.f[2].get(), s.orient[0].get(), s.orient[1].get(), s.orient[2].get(),
         s.mu_len.get(), s.omega[0].get(), s.omega[1].get(), s.omega[2].get(), s.pos.get(),
@@ -160,8 +161,8 @@ namespace cuda {
   void Engine::leapfrog_final(double dtf, double dtr, int groupbit)
   {
     Impl &s = *impl;
-    leapfrog_final_kernel<<<blocks(s.n), BLOCK>>>(
-        s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.v[0].get(),
+    leapfrog_final_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.v[0].get(),
         s.v[1].get(), s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(), s.orient[0].get(),
         s.orient[1].get(), s.orient[2].get(), s.mu_len.get(), s.omega[0].get(), s.omega[1].get(),
         s.omega[2].get(), s.torque[0].get(), s.torque[1].get(), s.torque[2].get(), s.inertia.get(),
@@ -174,21 +175,22 @@ namespace cuda {
     Impl &s = *impl;
     s.mv_sum.resize(4);
     s.mv_sum.zero();
-    const int nb = std::min(blocks(s.n), 1024);
-    reduce_aniso_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+    const int nb = std::min(blocks(s.nlocal), 1024);
+    reduce_aniso_kernel<<<nb, BLOCK>>>(s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
                                        s.rmass_ptr(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
                                        s.orient[0].get(), s.orient[1].get(), s.orient[2].get(),
                                        s.mu_len.get(), s.omega[0].get(), s.omega[1].get(),
                                        s.omega[2].get(), s.inertia.get(), s.mv_sum.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
+    s.sum_over_ranks(s.mv_sum, 4);    // several ranks: the group's global sums
     s.mv_sum.download(sums, 4);
   }
 
   void Engine::scale_aniso(int groupbit, double lambda_t, double lambda_r)
   {
     Impl &s = *impl;
-    scale_aniso_kernel<<<blocks(s.n), BLOCK>>>(
-        s.n, s.mask.get(), groupbit, s.mu_len.get(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
+    scale_aniso_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.mask.get(), groupbit, s.mu_len.get(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
         s.omega[0].get(), s.omega[1].get(), s.omega[2].get(), static_cast<acc>(lambda_t),
         static_cast<acc>(lambda_r));
     MESOGPU_CUDA_LAUNCH_CHECK();

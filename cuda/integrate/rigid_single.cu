@@ -153,10 +153,12 @@ namespace cuda {
   {
     Impl &s = *impl;
     const BodyView b = body_view(s);
-    if (s.n == 0 || !(kick || drift)) return;
+    // owned rows (several ranks: ghosts take their owners' quaternions by the forward
+    // exchange; pack_bodies below refreshes all rows, the ghosts' unchanged)
+    if (s.nlocal == 0 || !(kick || drift)) return;
     auto launch = [&](auto kernel) {
-      kernel<<<blocks(s.n), BLOCK>>>(
-          s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
+      kernel<<<blocks(s.nlocal), BLOCK>>>(
+          s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
           s.x[1].get(), s.x[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(),
           s.f[1].get(), s.f[2].get(), s.pos.get(), b, static_cast<acc>(dtv), static_cast<acc>(dtf));
     };
@@ -176,13 +178,14 @@ namespace cuda {
     const BodyView b = body_view(s);
     s.mv_sum.resize(4);
     s.mv_sum.zero();
-    if (s.n > 0) {
-      const int nb = std::min(blocks(s.n), 1024);
-      rigid_sums_kernel<<<nb, BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
+    if (s.nlocal > 0) {
+      const int nb = std::min(blocks(s.nlocal), 1024);
+      rigid_sums_kernel<<<nb, BLOCK>>>(s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
                                        s.rmass_ptr(), s.v[0].get(), s.v[1].get(), s.v[2].get(), b,
                                        s.mv_sum.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
+    s.sum_over_ranks(s.mv_sum, 2);    // several ranks: every rank, even one without atoms
     s.mv_sum.download(sums, 2);
   }
 
@@ -190,10 +193,10 @@ namespace cuda {
   {
     Impl &s = *impl;
     const BodyView b = body_view(s);
-    if (s.n == 0) return;
-    rigid_scale_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.v[0].get(),
-                                               s.v[1].get(), s.v[2].get(), b,
-                                               static_cast<acc>(factor));
+    if (s.nlocal == 0) return;
+    rigid_scale_kernel<<<blocks(s.nlocal), BLOCK>>>(s.nlocal, s.mask.get(), groupbit, s.v[0].get(),
+                                                    s.v[1].get(), s.v[2].get(), b,
+                                                    static_cast<acc>(factor));
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

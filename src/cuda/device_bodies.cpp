@@ -6,6 +6,7 @@
 #include "atom_vec_ellipsoid.h"
 #include "ellipsoid_quat.h"
 #include "engine.h"
+#include "error.h"
 
 #include <vector>
 
@@ -30,12 +31,19 @@ void upload_bodies(LAMMPS *lmp, cuda::Engine &engine)
 {
   Atom *atom = lmp->atom;
   AtomVecEllipsoid *avec = ellipsoid_vec(lmp);
-  const int n = atom->nlocal;
-  std::vector<double> quat(4 * (size_t) n + 4, 0.0), angmom(3 * (size_t) n + 3, 0.0);
-  for (int i = 0; i < n; ++i) {
+  // the engine's rows: the owned atoms, and on several ranks their ghosts after them
+  // (borders() gave them their owners' bonus; their angmom only with comm_modify vel yes,
+  // and no kernel reads it: zero)
+  const int rows = engine.natoms(), n = atom->nlocal;
+  if (rows != n && rows != n + atom->nghost)
+    lmp->error->one(FLERR, "mesogpu: upload_bodies: the device holds {} rows, LAMMPS {} + {} atoms",
+                    rows, n, atom->nghost);
+  std::vector<double> quat(4 * (size_t) rows + 4, 0.0), angmom(3 * (size_t) rows + 3, 0.0);
+  for (int i = 0; i < rows; ++i) {
     if (const double *q = ellipsoid_quat(atom, avec, i))
       for (int d = 0; d < 4; ++d) quat[4 * (size_t) i + d] = q[d];
-    for (int d = 0; d < 3; ++d) angmom[3 * (size_t) i + d] = atom->angmom[i][d];
+    if (i < n)
+      for (int d = 0; d < 3; ++d) angmom[3 * (size_t) i + d] = atom->angmom[i][d];
   }
   engine.upload_bodies(quat.data(), angmom.data());
 }

@@ -16,7 +16,8 @@ namespace cuda {
 
 // whether the atom style keeps bodies: ellipsoid bonus, angmom and torque
 bool atoms_have_bodies(LAMMPS_NS::LAMMPS *lmp);
-// quaternions and angmom of the owned atoms to the device
+// quaternions and angmom of the engine's rows to the device (owned atoms; on several
+// ranks their ghosts after them, quaternions only)
 void upload_bodies(LAMMPS_NS::LAMMPS *lmp, cuda::Engine &engine);
 // back to LAMMPS: torque always; quaternions (into the bonus) and angmom when `state`
 void download_bodies(LAMMPS_NS::LAMMPS *lmp, const cuda::Engine &engine, bool state);

@@ -6,7 +6,6 @@
 #include "atom.h"
 #include "bond.h"
 #include "comm.h"
-#include "device_bodies.h"
 #include "dihedral.h"
 #include "engine.h"
 #include "error.h"
@@ -78,6 +77,24 @@ void DeviceComm::forward_velocities(Engine &engine)
   }
 }
 
+void DeviceComm::forward_orientation(Engine &engine)
+{
+  const int w = engine.orientation_width();
+  if (w == 0) return;
+  for (const CommBrickPlan::Swap &s : plan.swaps()) {
+    if (s.send_proc == comm->me) {
+      engine.copy_orientation(s.send_offset, s.send_count, s.first_recv);
+      continue;
+    }
+    send_buf.resize((size_t) w * s.send_count);
+    recv_buf.resize((size_t) w * s.recv_count);
+    engine.pack_orientation(s.send_offset, s.send_count, send_buf.data());
+    MPI_Sendrecv(send_buf.data(), w * s.send_count, MPI_DOUBLE, s.send_proc, 2, recv_buf.data(),
+                 w * s.recv_count, MPI_DOUBLE, s.recv_proc, 2, world, MPI_STATUS_IGNORE);
+    engine.unpack_orientation(s.first_recv, s.recv_count, recv_buf.data());
+  }
+}
+
 void DeviceComm::reverse(Engine &engine)
 {
   const auto &swaps = plan.swaps();
@@ -112,8 +129,10 @@ void DeviceComm::node_rank_size(MPI_Comm world, int &rank, int &size)
 /* ----------------------------------------------------------------------
    what runs on several ranks: the device styles whose class declares
    static constexpr bool several_ranks = true (the registration table records it; now the
-   isotropic pair styles of the pair kernel, the atom-centric bonded kernels, and the
-   integrators and thermostats whose sums go through the engine's sum over ranks)
+   isotropic pair styles of the pair kernel, the oriented ones (soft/aniso, ssd, gb,
+   coul/dipole/body), the atom-centric bonded kernels, and the integrators and thermostats
+   whose sums go through the engine's sum over ranks (also leapfrog/aniso and
+   nve|nvt/rigid/single; the barostats change the box and stay on one rank))
 ------------------------------------------------------------------------- */
 
 void DeviceComm::check_styles(LAMMPS *lmp, bool host_lists)
@@ -158,12 +177,9 @@ void DeviceComm::check_styles(LAMMPS *lmp, bool host_lists)
                  "(this run has {}; multi-rank device fixes: {}); run it on one rank",
                  ifix->id, ifix->style, nprocs, mesogpu::several_ranks_style_names("fix"));
   }
-  Atom *atom = lmp->atom;
-  if ((atom->mu_flag && atom->omega_flag && atom->torque_flag) || mesogpu::atoms_have_bodies(lmp))
-    error->all(FLERR,
-               "run_style verlet/cuda: oriented particles and rigid bodies (atom style {}) "
-               "do not run on several MPI ranks yet; run on one rank",
-               atom->atom_style);
+  // oriented particles and single-site rigid bodies: their orientations go to the ghosts
+  // at each rebuild and every step (forward_orientation); each pair style and fix that
+  // reads or moves them says for itself whether it runs on several ranks (above)
   if (host_lists)
     error->all(FLERR, "run_style verlet/cuda: a compute or fix with its own neighbour list (rdf, "
                       "...) does not run with a resident run on several MPI ranks yet");

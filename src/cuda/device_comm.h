@@ -42,6 +42,10 @@ class DeviceComm : protected Pointers {
   // ghosts' velocities from their owners (comm_modify vel yes: every step without a
   // rebuild, after forward(), as Comm::forward_comm sends x and v together)
   void forward_velocities(mesogpu::cuda::Engine &engine);
+  // ghosts' orientations from their owners (oriented particles' unit vectors, rigid
+  // bodies' quaternions: every step without a rebuild, as Comm::forward_comm sends
+  // AtomVecDipole's mu and AtomVecEllipsoid's bonus); nothing when the engine has none
+  void forward_orientation(mesogpu::cuda::Engine &engine);
 
   // the rank of this process among those of its node (MPI_COMM_TYPE_SHARED) and the
   // number of ranks of that node

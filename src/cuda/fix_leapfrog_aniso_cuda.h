@@ -16,6 +16,7 @@ namespace LAMMPS_NS {
 // (one 32-byte read-back per step); f_ID[1], f_ID[2] from device sums during a run
 class FixLeapfrogAnisoCuda : public FixLeapfrogAniso, public DeviceFix {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   FixLeapfrogAnisoCuda(class LAMMPS *lmp, int narg, char **arg) : FixLeapfrogAniso(lmp, narg, arg)
   {
   }

@@ -19,6 +19,7 @@ namespace LAMMPS_NS {
 
 class FixNVERigidSingleCuda : public FixNVERigidSingle, public DeviceFix {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   FixNVERigidSingleCuda(class LAMMPS *lmp, int narg, char **arg) : FixNVERigidSingle(lmp, narg, arg)
   {
   }

@@ -21,6 +21,7 @@ namespace LAMMPS_NS {
 
 class FixNVTRigidSingleCuda : public FixNVTRigidSingle, public DeviceFix {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   FixNVTRigidSingleCuda(class LAMMPS *lmp, int narg, char **arg) : FixNVTRigidSingle(lmp, narg, arg)
   {
   }

@@ -15,6 +15,7 @@ namespace LAMMPS_NS {
 
 class PairCoulDipoleBodyCuda : public PairCoulDipoleBody, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(pair)
   PairCoulDipoleBodyCuda(class LAMMPS *lmp) : PairCoulDipoleBody(lmp) {}
   void init_style() override;

@@ -14,6 +14,7 @@ namespace LAMMPS_NS {
 
 class PairGBCuda : public PairGB, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(pair)
   PairGBCuda(class LAMMPS *lmp) : PairGB(lmp) {}
   void init_style() override;

@@ -15,6 +15,7 @@ namespace LAMMPS_NS {
 // pair soft/aniso: forces and torques from the packed device orientations
 class PairSoftAnisoCuda : public PairSoftAniso, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(pair)
   PairSoftAnisoCuda(class LAMMPS *lmp) : PairSoftAniso(lmp) {}
   void init_style() override;

@@ -14,6 +14,7 @@ namespace LAMMPS_NS {
 
 class PairSSDCuda : public PairSSD, public DeviceForce {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(pair)
   PairSSDCuda(class LAMMPS *lmp) : PairSSD(lmp) {}
   void init_style() override;

@@ -67,13 +67,16 @@ inline std::string shared_path(const std::string &stem, const char *ext,
 
 // a data file written by LAMMPS commands on rank 0 alone (create_atoms numbers atoms by
 // rank, so a system made on each rank count would be another system: other IDs, other
-// velocities); every rank returns its path, $TMPDIR/mesogpu_<stem>_<pid>.data
-inline std::string write_data_on_rank0(const std::string &stem, std::vector<std::string> commands)
+// velocities); every rank returns its path, $TMPDIR/mesogpu_<stem>_<pid>.data;
+// write_data_options follow the path ("nocoeff": styles whose coefficients the data
+// file cannot hold)
+inline std::string write_data_on_rank0(const std::string &stem, std::vector<std::string> commands,
+                                       const std::string &write_data_options = "")
 {
   const std::string path = shared_path(stem, ".data");
   if (world_rank() == 0) {
     Lmp l(MPI_COMM_SELF);
-    commands.push_back("write_data " + path);
+    commands.push_back("write_data " + path + " " + write_data_options);
     l.cmds(commands);
   }
   MPI_Barrier(MPI_COMM_WORLD);

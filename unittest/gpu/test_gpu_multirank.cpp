@@ -9,12 +9,19 @@
    and with angles; the melt with fix mdscf/cuda (whole field grid per rank, densities
    summed over ranks); a DPD fluid (pair dpd/cuda: ghosts' velocities forwarded, noise
    keyed by atom IDs and step, so the same on any number of ranks; against the CPU's pair
-   dpd only in temperature and pressure averages). Also the clean refusals of styles
-   without a multi-rank path. Needs a
+   dpd only in temperature and pressure averages); oriented particles (triblock and Janus
+   soft/aniso particles under fix leapfrog/aniso with its Berendsen thermostat:
+   orientations forwarded to ghosts every step, torques at step 0, n and omega after the
+   run) and single-site rigid bodies (SSD/E water under fix nvt/rigid/single, Gay-Berne
+   ellipsoids and spheres, and charged and dipolar coul/dipole/body beads, under fix
+   nve/rigid/single: quaternions forwarded, quaternions and angmom after the run),
+   reneighbouring through the host. Also the clean refusals of
+   styles without a multi-rank path. Needs a
    GPU: exits 77 (ctest "skipped") otherwise. Tolerances depend on MESOGPU_PRECISION: the
    strict ones (1e-10 at step 0, 1e-8 after 200 steps) need MESOGPU_PRECISION=double. */
 
 #include "atom.h"
+#include "atom_vec_ellipsoid.h"
 #include "domain.h"
 #include "fix.h"
 #include "input.h"
@@ -34,6 +41,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <mpi.h>
 #include <string>
 #include <vector>
@@ -52,6 +60,8 @@ const int TRAJ_STEPS = 200;
 // which a DPD fluid amplifies by e^(lambda t) with lambda of order 1: a few 10^2 over 2
 // time units, far below 1e-8, where 200 steps (8 time units) might not be
 const int DPD_STEPS = 50;
+// torques, orientations, angular velocities and momenta: the same limits in double
+const double ROT_FACTOR = 1;
 const char *PREC = "double";
 #else
 // float pair arithmetic: a ghost's shifted position and a minimum-image difference round
@@ -59,6 +69,9 @@ const char *PREC = "double";
 const double STEP0_TOL = 5e-5, TRAJ_TOL = 2e-3;
 const int TRAJ_STEPS = 50;
 const int DPD_STEPS = 25;
+// float angular terms (acos near |c| = 1, patch weights) lose more digits than radial
+// ones: ten times the limits, as test_gpu_resident's soft/aniso torques
+const double ROT_FACTOR = 10;
 #if defined(MESOGPU_PREC_SINGLE)
 const char *PREC = "single";
 #else
@@ -66,12 +79,30 @@ const char *PREC = "mixed";
 #endif
 #endif
 
-// what a run gives: step-0 energies, pressure and forces; positions and velocities later
+// what a run gives: step-0 energies, pressure and forces; positions and velocities later;
+// oriented particles: torques at step 0, n (mu) and omega later; rigid bodies: torques at
+// step 0, quaternions and angmom later (empty where the atom style has none)
 struct Result {
   double pe = 0, press = 0, ebond = 0, eangle = 0;
   std::vector<double> f0, x, v;
+  std::vector<double> t0, mu, omega, quat, angmom;
   double box[3] = {0, 0, 0};
 };
+
+// the ellipsoid quaternions (w x y z) of every atom in atom-ID order, on every rank of
+// comm (zero for an atom without a bonus)
+std::vector<double> gather_quat(Lmp &l, MPI_Comm comm)
+{
+  LAMMPS_NS::Atom *atom = l.lmp->atom;
+  std::vector<double> q(4 * (size_t) atom->natoms, 0.0);
+  auto *avec = dynamic_cast<LAMMPS_NS::AtomVecEllipsoid *>(atom->style_match("ellipsoid"));
+  for (int i = 0; avec && i < atom->nlocal; ++i)
+    if (atom->ellipsoid[i] >= 0)
+      for (int d = 0; d < 4; ++d)
+        q[4 * (size_t) (atom->tag[i] - 1) + d] = avec->bonus[atom->ellipsoid[i]].quat[d];
+  MPI_Allreduce(MPI_IN_PLACE, q.data(), (int) q.size(), MPI_DOUBLE, MPI_SUM, comm);
+  return q;
+}
 
 // a data file path every rank agrees on (rank 0's process ID, so parallel test runs differ)
 std::string shared_data_path(const std::string &name)
@@ -156,10 +187,168 @@ std::string write_dpd_data()
   return path;
 }
 
+// a data file made once on rank 0 from `cmds` (write_data_on_rank0, nocoeff) and read by
+// every run, as the LJ liquid's; a collective on the world at its first call
+std::string write_once(const std::string &name, const std::vector<std::string> &cmds)
+{
+  static std::map<std::string, std::string> paths;
+  std::string &path = paths[name];
+  if (path.empty()) path = write_data_on_rank0("multirank_" + name, cmds, "nocoeff");
+  return path;
+}
+
+// soft anisotropic particles (pair soft/aniso, rho = 3, 648 in a 6^3 box): 432 triblock
+// (aba) and 216 Janus particles, random orientations and angular velocities, relaxed on the
+// CPU styles for 300 steps under the thermostat of fix leapfrog/aniso. nu = 1: the patch
+// weights are continuous at the patch edges (nu < 1 makes forces there arbitrarily
+// sensitive to the last bit of an angle)
+const std::vector<std::string> TRIBLOCK_COEFFS = {"pair_coeff 1 1 396 aba 88 1.0 60",
+                                                  "pair_coeff 2 2 396 janus 88 1.0 90",
+                                                  "pair_coeff 1 2 396 iso"};
+std::string write_triblock_data()
+{
+  std::vector<std::string> c = {
+      "units lj",
+      "atom_style hybrid sphere dipole",
+      "atom_modify map array",
+      "region box block 0 6 0 6 0 6",
+      "create_box 2 box",
+      "create_atoms 1 random 432 20130818 NULL",
+      "create_atoms 2 random 216 20130819 NULL",
+      "set group all mass 1.0",
+      "set group all dipole/random 20130820 1.0",
+      "velocity all create 1.0 20130822 loop geom dist gaussian mom no rot no",
+      "variable wx atom vx",
+      "variable wy atom vy",
+      "variable wz atom vz",
+      "set group all omega v_wx v_wy v_wz",
+      "velocity all create 1.0 20130821 loop geom mom yes",
+      "pair_style soft/aniso 1.0"};
+  c.insert(c.end(), TRIBLOCK_COEFFS.begin(), TRIBLOCK_COEFFS.end());
+  c.insert(c.end(),
+           {"neighbor 0.3 bin", "neigh_modify every 1 delay 0 check yes", "comm_modify vel yes",
+            "timestep 0.002", "fix 1 all leapfrog/aniso berendsen 1.0 0.1 0.1", "thermo 0",
+            "run 300 post no",
+            // per-type masses too: the dipole part of the hybrid style writes a
+            // Masses section, which read_data refuses with zeros (rmass is used)
+            "mass * 1.0"});
+  return write_once("triblock", c);
+}
+
+// SSD/E water (real units): 500 molecules on an fcc lattice at 0.997 g/cm^3 (box 24.6 A,
+// above 2 x (cutoff + skin), so the one-rank runs need no image codes), random
+// quaternions, 100 fs of fix nvt/rigid/single at 298 K on the CPU
+const char *SSD_INERTIA = " inertia 1 1.7696 0.6145 1.1550";
+std::string write_ssd_data()
+{
+  return write_once(
+      "ssd", {"units real", "atom_style ellipsoid", "atom_modify map array", "lattice fcc 4.9324",
+              "region box block 0 5 0 5 0 5", "create_box 1 box", "create_atoms 1 box",
+              "set type 1 mass 18.0153", "set type 1 shape 1 1 1", "set type 1 quat/random 4471",
+              "velocity all create 298.0 4471 mom yes rot no dist gaussian",
+              "pair_style ssd 9.0 ljmode switch elec rfswitch 1 7.7", "pair_coeff * * ssd/e",
+              "neighbor 1.0 bin", "neigh_modify every 1 delay 0 check yes", "timestep 1.0",
+              std::string("fix 1 all nvt/rigid/single temp 298.0 298.0 20.0") + SSD_INERTIA,
+              "thermo 0", "run 100 post no"});
+}
+
+// Gay-Berne (LJ units, 343 particles): prolate and oblate ellipsoids and spheres without
+// a bonus, random quaternions and angmom, 200 steps of fix nve/rigid/single on the CPU
+const std::vector<std::string> GB_COEFFS = {"pair_coeff 1 1 gb 0.4 0.9 1.0 1.0 0.2",
+                                            "pair_coeff 2 2 gb 0.6 0.4 0.8 0.5 1.0",
+                                            "pair_coeff 3 3 lj 0.6 0.5"};
+const char *GB_INERTIA = " inertia 1 0.9 0.55 0.3 inertia 2 0.4 0.75 1.1";
+std::string write_gb_data()
+{
+  std::vector<std::string> c = {"units lj",
+                                "atom_style ellipsoid",
+                                "atom_modify map array",
+                                "lattice sc 0.3",
+                                "region box block 0 7 0 7 0 7",
+                                "create_box 3 box",
+                                "create_atoms 1 box",
+                                "displace_atoms all random 0.05 0.05 0.05 7781 units box",
+                                "set type 1 type/fraction 2 0.35 1234",
+                                "set type 1 type/fraction 3 0.4 4321",
+                                "set type 1 shape 0.6 0.6 1.4",
+                                "set type 2 shape 1.0 1.0 0.6",
+                                "set type * mass 1.0",
+                                "set type 1*2 quat/random 4471",
+                                "velocity all create 1.0 87287 loop geom",
+                                "variable ax atom 0.5*sin(1.7*id)",
+                                "variable ay atom 0.4*cos(2.3*id)",
+                                "variable az atom 0.3*sin(0.9*id+1)",
+                                "set type 1*2 angmom v_ax v_ay v_az",
+                                "pair_style gb 3.0"};
+  c.insert(c.end(), GB_COEFFS.begin(), GB_COEFFS.end());
+  c.insert(c.end(),
+           {"neighbor 0.3 bin", "neigh_modify every 1 delay 0 check yes", "timestep 0.002",
+            std::string("fix 1 all nve/rigid/single") + GB_INERTIA, "thermo 0", "run 200 post no"});
+  return write_once("gb", c);
+}
+
+// charged and dipolar beads (real units, 216 on a 3.1 A lattice): cations, anions, a
+// dipole along body z, a charged dipole along body x; coul/dipole/body (shifted force)
+// overlaid with a repulsive lj/cut; 300 fs of fix nvt/rigid/single at 300 K on the CPU
+// (the ions pair up and heat the lattice)
+const char *BEADS_INERTIA =
+    " inertia 1 7.2 7.2 7.2 inertia 2 7.2 7.2 7.2 inertia 3 9.0 6.0 4.0 inertia 4 5.0 7.0 8.0";
+std::vector<std::string> beads_pair(bool dev)
+{
+  const std::string cdb = S(dev, "coul/dipole/body");
+  return {"pair_style " + S(dev, "hybrid/overlay") + " " + S(dev, "lj/cut") + " 7.0 " + cdb +
+              " 7.0 elec sf",
+          "pair_coeff * * " + S(dev, "lj/cut") + " 0.2 2.6", "pair_coeff * * " + cdb,
+          "pair_coeff 3 3 " + cdb + " dipole 2.8",
+          "pair_coeff 4 4 " + cdb + " dipole/eA 0.5 1 0 0"};
+}
+std::string write_beads_data()
+{
+  std::vector<std::string> c = {"units real",
+                                "atom_style hybrid ellipsoid charge",
+                                "atom_modify map array",
+                                "lattice sc 3.1",
+                                "region box block 0 6 0 6 0 6",
+                                "create_box 4 box",
+                                "create_atoms 1 box",
+                                "displace_atoms all random 0.15 0.15 0.15 7781 units box",
+                                "set type 1 type/fraction 2 0.25 1234",
+                                "set type 1 type/fraction 3 0.33 1235",
+                                "set type 1 type/fraction 4 0.5 1236",
+                                "set type * shape 1 1 1",
+                                "set type * mass 72.0",
+                                "mass * 72.0",
+                                "set type * quat/random 4471",
+                                "set type 1 charge 1.0",
+                                "set type 2 charge -1.0",
+                                "set type 3 charge 0.0",
+                                "set type 4 charge -0.6",
+                                "velocity all create 300.0 4928 loop geom"};
+  const auto pair = beads_pair(false);
+  c.insert(c.end(), pair.begin(), pair.end());
+  c.insert(c.end(),
+           {"neighbor 1.0 bin", "neigh_modify every 1 delay 0 check yes", "timestep 1.0",
+            std::string("fix 1 all nvt/rigid/single temp 300.0 300.0 20.0") + BEADS_INERTIA,
+            "thermo 0", "run 300 post no"});
+  return write_once("beads", c);
+}
+
 // kg_mdscf: the Kremer-Grest melt with two types (chains of molecules 1-144 type 2, their
 // rows fill the lower half in z) and fix mdscf (chi 2, every 5, deposit by atomics);
 // kg_mdscf_gather: the same, every 3, deposit by gather
-enum class System { lj, kg, kg_newton_off, kg_angles, kg_mdscf, kg_mdscf_gather, dpd };
+enum class System {
+  lj,
+  kg,
+  kg_newton_off,
+  kg_angles,
+  kg_mdscf,
+  kg_mdscf_gather,
+  dpd,
+  triblock,
+  ssd,
+  gb,
+  beads
+};
 
 // the input up to the fixes; dev: the /cuda styles and run_style verlet/cuda
 void build(Lmp &l, System sys, bool dev)
@@ -174,6 +363,35 @@ void build(Lmp &l, System sys, bool dev)
             "read_data " + write_dpd_data(), "pair_style " + S(dev, "dpd") + " 1.0 1.0 34387",
             "pair_coeff 1 1 25.0 4.5 1.0", "neighbor 0.3 bin",
             "neigh_modify every 1 delay 0 check yes", "timestep 0.04",
+            "thermo_style custom step temp pe press ebond eangle", "thermo 50"});
+    if (dev) l.cmd("run_style verlet/cuda share yes");
+    return;
+  } else if (sys == System::triblock) {
+    // comm_modify vel yes as in examples/janus (ghosts' v and omega sent on the CPU)
+    l.cmds({"units lj", "atom_style hybrid sphere dipole", "atom_modify map array",
+            "comm_modify vel yes", "read_data " + write_triblock_data(),
+            "pair_style " + S(dev, "soft/aniso") + " 1.0"});
+    l.cmds(TRIBLOCK_COEFFS);
+  } else if (sys == System::beads) {
+    l.cmds({"units real", "atom_style hybrid ellipsoid charge", "atom_modify map array",
+            "read_data " + write_beads_data()});
+    l.cmds(beads_pair(dev));
+    l.cmds({"neighbor 1.0 bin", "neigh_modify every 1 delay 0 check yes", "timestep 1.0",
+            "thermo_style custom step temp pe press ebond eangle", "thermo 50"});
+    if (dev) l.cmd("run_style verlet/cuda share yes");
+    return;
+  } else if (sys == System::ssd || sys == System::gb) {
+    const bool ssd = sys == System::ssd;
+    l.cmds({ssd ? "units real" : "units lj", "atom_style ellipsoid", "atom_modify map array",
+            "read_data " + (ssd ? write_ssd_data() : write_gb_data())});
+    if (ssd)
+      l.cmds({"pair_style " + S(dev, "ssd") + " 9.0 ljmode switch elec rfswitch 1 7.7",
+              "pair_coeff * * ssd/e"});
+    else
+      l.cmd("pair_style " + S(dev, "gb") + " 3.0");
+    if (!ssd) l.cmds(GB_COEFFS);
+    l.cmds({ssd ? "neighbor 1.0 bin" : "neighbor 0.3 bin", "neigh_modify every 1 delay 0 check yes",
+            ssd ? "timestep 1.0" : "timestep 0.002",
             "thermo_style custom step temp pe press ebond eangle", "thermo 50"});
     if (dev) l.cmd("run_style verlet/cuda share yes");
     return;
@@ -220,10 +438,16 @@ Result run_case(MPI_Comm comm, System sys, bool dev, const std::vector<std::stri
   r.ebond = l.thermo("ebond");
   r.eangle = l.thermo("eangle");
   r.f0 = l.gather("f");
+  LAMMPS_NS::Atom *atom = l.lmp->atom;
+  if (atom->torque_flag) r.t0 = l.gather("torque");
   for (const auto &f : fixes) l.cmd(f);
   l.cmd("run " + std::to_string(steps) + " post no");
   r.x = l.gather("x");
   r.v = l.gather("v");
+  if (atom->mu_flag) r.mu = l.gather("mu");    // x y z of mu (|mu| is 1)
+  if (atom->omega_flag) r.omega = l.gather("omega");
+  if (atom->ellipsoid_flag) r.quat = gather_quat(l, comm);
+  if (atom->angmom_flag) r.angmom = l.gather("angmom");
   for (int d = 0; d < 3; ++d) r.box[d] = l.lmp->domain->prd[d];
   return r;
 }
@@ -261,6 +485,29 @@ void compare(System sys, const char *name, const std::vector<std::string> &dev_f
       EXPECT_LE(df, STEP0_TOL) << name << " vs " << ref.first;
       EXPECT_LE(dx, TRAJ_TOL) << name << " vs " << ref.first;
       EXPECT_LE(dv, TRAJ_TOL) << name << " vs " << ref.first;
+      // oriented particles and rigid bodies: torques at step 0, the rotational state later
+      // (each array where the atom style has it; the references have the same ones)
+      const std::pair<const char *,
+                      std::pair<const std::vector<double> *, const std::vector<double> *>>
+          rot[] = {{"torque(0)", {&many.t0, &r.t0}},
+                   {"mu", {&many.mu, &r.mu}},
+                   {"omega", {&many.omega, &r.omega}},
+                   {"quat", {&many.quat, &r.quat}},
+                   {"angmom", {&many.angmom, &r.angmom}}};
+      for (const auto &q : rot) {
+        const std::vector<double> &a = *q.second.first, &b = *q.second.second;
+        // (no ASSERT here: rank 0 must reach the barrier below)
+        EXPECT_EQ(a.size(), b.size()) << name << " " << q.first;
+        if (a.empty() || a.size() != b.size()) continue;
+        double scale = 0;
+        const double d = max_rel_diff(a, b, &scale);
+        const bool step0 = q.first[0] == 't';
+        printf("[gpu] %s on %d ranks vs %s: %s %.2e (max %.3g)\n", name, world_size(), ref.first,
+               q.first, d, scale);
+        EXPECT_GT(scale, 0.0) << name << " " << q.first << ": all zero";
+        EXPECT_LE(d, ROT_FACTOR * (step0 ? STEP0_TOL : TRAJ_TOL))
+            << name << " vs " << ref.first << ": " << q.first;
+      }
     }
   }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -366,6 +613,47 @@ TEST(MultiRank, DPDStatisticsAgainstCPU)
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+// oriented particles: triblock and Janus soft/aniso particles, fix leapfrog/aniso with its
+// Berendsen thermostat (translational and rotational sums over ranks); the ghosts' n
+// forwarded every step, the host's exchange at each rebuild (atom style not atomic)
+TEST(MultiRank, TriblockJanusLeapfrog)
+{
+  compare(System::triblock, "triblock soft/aniso leapfrog",
+          {"unfix 1", "fix 1 all leapfrog/aniso/cuda berendsen 1.0 0.3 0.1"},
+          {"unfix 1", "fix 1 all leapfrog/aniso berendsen 1.0 0.3 0.1"}, true);
+}
+
+// single-site rigid bodies: SSD/E water under the Nose-Hoover chain of fix
+// nvt/rigid/single (its temperature a device sum over ranks); quaternions forwarded
+TEST(MultiRank, SSDWaterNVTRigidSingle)
+{
+  const std::string fix =
+      std::string(" all nvt/rigid/single%s temp 298.0 298.0 100.0") + SSD_INERTIA;
+  auto with = [&](bool dev) {
+    std::string f = fix;
+    f.replace(f.find("%s"), 2, dev ? "/cuda" : "");
+    return std::vector<std::string>{"unfix 1", "fix 1" + f};
+  };
+  compare(System::ssd, "SSD/E water nvt/rigid/single", with(true), with(false), true);
+}
+
+// Gay-Berne ellipsoids (two shapes) and spheres without a bonus under fix nve/rigid/single
+TEST(MultiRank, GayBerneNVERigidSingle)
+{
+  compare(System::gb, "Gay-Berne nve/rigid/single",
+          {"unfix 1", std::string("fix 1 all nve/rigid/single/cuda") + GB_INERTIA},
+          {"unfix 1", std::string("fix 1 all nve/rigid/single") + GB_INERTIA}, true);
+}
+
+// charged and dipolar beads: coul/dipole/body (per-atom charges of the ghosts uploaded at
+// each rebuild) overlaid with lj/cut, fix nve/rigid/single
+TEST(MultiRank, DipolarBeadsNVERigidSingle)
+{
+  compare(System::beads, "coul/dipole/body beads nve/rigid/single",
+          {"unfix 1", std::string("fix 1 all nve/rigid/single/cuda") + BEADS_INERTIA},
+          {"unfix 1", std::string("fix 1 all nve/rigid/single") + BEADS_INERTIA}, true);
+}
+
 // styles without a multi-rank path stop with an error naming them
 TEST(MultiRank, Refusals)
 {
@@ -390,6 +678,17 @@ TEST(MultiRank, Refusals)
                 "mode vector file /dev/null"},
                "run 0 post no");
   EXPECT_NE(m.find("own neighbour list"), std::string::npos) << m;
+  // the rigid-body barostat changes the box: still one rank only
+  {
+    Lmp l(MPI_COMM_WORLD);
+    build(l, System::ssd, true);
+    l.cmd(std::string("fix 1 all npt/rigid/single/cuda temp 298.0 298.0 100.0 iso 1.0 1.0 1000.0") +
+          SSD_INERTIA);
+    m = l.error_of("run 0 post no");
+    EXPECT_NE(m.find("(style npt/rigid/single/cuda) does not run on several MPI ranks yet"),
+              std::string::npos)
+        << m;
+  }
   // more ranks on the node than GPUs, sharing not asked for
   if (mesogpu::cuda::device_count() < world_size()) {
     m = error_of({"fix 1 all nve/cuda", "run_style verlet/cuda"}, "run 0 post no");
