@@ -145,6 +145,12 @@ namespace cuda {
     // LAMMPS's Neighbor::decide(): rebuild when ago >= delay, ago % every == 0 and
     // (no check, or some atom moved more than skin/2 since the last build)
     bool decide_rebuild();
+    // whether the last decide_rebuild() ran the displacement test on the device (check
+    // yes on a step the rule ago >= delay, ago % every == 0 allows); otherwise its answer
+    // was that step rule alone (yes with check no, no between allowed steps) while the
+    // list was built
+    bool last_decision_read_device() const;
+    bool list_built() const;       // false: the next decide_rebuild() says yes
     void build_neighbor_list();    // wraps positions into the box, updates images
     // pairs LAMMPS's neigh_modify exclude removes from the list (after upload_atoms and
     // upload_mask; reset by upload_atoms)
@@ -426,6 +432,14 @@ namespace cuda {
     void pack_orientation(int offset, int count, double *buf);
     void unpack_orientation(int first, int count, const double *buf);
     void copy_orientation(int offset, int count, int first);
+    // page-locked host staging for the swaps (cudaHostAlloc; the engine owns and frees
+    // it): buffer `which` (0 send, 1 receive) of at least count doubles, grown on demand
+    // (old contents not kept; earlier pointers invalid after a growth). pack_* return
+    // once buf holds the values (one stream synchronisation, which also finishes every
+    // earlier copy from a host buffer); unpack_* only queue the copy and their kernel in
+    // stream order, so a page-locked buf must not change until the next pack_* or
+    // synchronize(). Pageable buffers work as before (the copy reads them at the call).
+    double *exchange_buffer(int which, size_t count);
     // --- several MPI ranks, a reneighbouring step on the device (core/migrate.cu; the host
     // side, messages and LAMMPS's plan: src/cuda/device_rebuild.cpp) ---------------------
     // the per-atom arrays that cannot move between ranks on the device ("" when all can)

@@ -14,6 +14,7 @@
 #include "cuda/gpu_choice.h"
 #include "cuda/device_styles.h"
 #include "cuda/pair_hybrid_cuda.h"
+#include "cuda/rank_timing.h"
 #include "dihedral.h"
 #include "domain.h"
 #include "engine.h"
@@ -342,7 +343,15 @@ void VerletCuda::upload()
                          neighbor->delay, neighbor->dist_check != 0);
     if (force->pair) dynamic_cast<DeviceForce *>(force->pair)->device_setup(*engine);
     if (multi_rank) {
-      if (!device_comm) device_comm = std::make_unique<DeviceComm>(lmp);
+      if (!device_comm) {
+        device_comm = std::make_unique<DeviceComm>(lmp);
+        // MESOGPU_RANK_TIMING: per-phase wall clock (src/cuda/rank_timing.h); every rank
+        // takes it when one has it, as the report is collective
+        int want = RankTiming::wanted() ? 1 : 0, any = 0;
+        MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, world);
+        if (any) rank_timing = std::make_unique<RankTiming>(lmp);
+        device_comm->set_timing(rank_timing.get());
+      }
       device_comm->rebuild(*engine);    // the ghost plan of this borders()
       // bonded terms stored with newton_bond on leave forces on ghost rows
       reverse_forces = force->newton_bond && (force->bond || force->angle || force->dihedral);
@@ -651,7 +660,13 @@ void VerletCuda::publish_energy_virial()
 void VerletCuda::run(int n)
 {
   // device order stays LAMMPS order during the run (no host sorting in between)
+  // several ranks with MESOGPU_RANK_TIMING: the phases of each step (rank_timing.h)
+  RankTiming *rt = multi_rank ? rank_timing.get() : nullptr;
+  auto lap = [rt](RankTiming::Phase p) {
+    if (rt) rt->mark(p);
+  };
   try {
+    if (rt) rt->begin(*engine);
     for (int i = 0; i < n; i++) {
       if (timer->check_timeout(i)) {
         update->nsteps = i;
@@ -665,13 +680,10 @@ void VerletCuda::run(int n)
       synced = false;
 
       for (auto *f : fix_initial) f->device_initial_integrate(*engine);
+      lap(RankTiming::FIXES);
 
-      bool rebuild = engine->decide_rebuild();
-      if (multi_rank) {    // every rank rebuilds when one has to (its ghosts move too)
-        int mine = rebuild ? 1 : 0, any = 0;
-        MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, world);
-        rebuild = any != 0;
-      }
+      bool rebuild = decide_rebuild_all_ranks();
+      lap(RankTiming::DECIDE);
       if (rebuild) {
         if (multi_rank) {
           rank_rebuild();    // through the host: exchange, borders, upload
@@ -682,6 +694,7 @@ void VerletCuda::run(int n)
         neighbor->ncalls++;
         neighbor->lastcall = ntimestep;
         neighbor->ago = 0;
+        lap(RankTiming::REBUILD);
       } else {
         if (multi_rank) device_comm->forward(*engine);    // ghosts' positions
         // and orientations (unit vectors, quaternions) after the integrator's drift
@@ -695,6 +708,7 @@ void VerletCuda::run(int n)
       device_forces(eflag || vflag);
       if ((eflag & ENERGY_ATOM) || (vflag & VIRIAL_ATOM)) publish_per_atom(eflag, vflag);
       if (eflag || vflag) publish_energy_virial();    // a few device sums, no atom data
+      lap(RankTiming::SUMS);
 
       for (auto *f : fix_post_force) f->device_post_force(*engine, vflag);
       for (auto *f : fix_final) f->device_final_integrate(*engine);
@@ -708,6 +722,7 @@ void VerletCuda::run(int n)
           f.fix->end_of_step();
         }
       }
+      lap(RankTiming::FIXES);
 
       if (ntimestep == output->next) {
         // a thermo-only step with device-computable keywords needs no atom download
@@ -724,7 +739,10 @@ void VerletCuda::run(int n)
       } else if (ntimestep % 1000 == 0) {
         engine->check_errors();    // a kernel problem stops the run within 1000 steps
       }
+      lap(RankTiming::OUTPUT);
+      if (rt) rt->step();
     }
+    if (rt) rt->end();
   } catch (std::runtime_error &e) {
     step_error(e);
   }
@@ -736,6 +754,7 @@ void VerletCuda::cleanup()
   sync_atoms();
   if (multi_rank) log_rebuilds();
   log_memory("end of the run");
+  if (multi_rank && rank_timing) rank_timing->report();
   Verlet::cleanup();
 }
 

@@ -77,6 +77,9 @@ class VerletCuda : public Verlet, public DeviceContext {
   long long rebuilds_device = 0, rebuilds_host = 0;
   std::string host_rebuild_why;
   void log_rebuilds();
+  // MESOGPU_RANK_TIMING=1 on several ranks: per-phase wall clock (src/cuda/rank_timing.h)
+  std::unique_ptr<class RankTiming> rank_timing;
+  bool decide_rebuild_all_ranks();        // Neighbor::decide() with the same answer on every rank
   bool device_rebuild_pending() const;    // host arrays stale after a device rebuild
   void sync_rebuilt_atoms();
   bool host_ghosts_stale();    // the last run reneighboured on the device (clears it)

@@ -14,6 +14,7 @@
 #include "cuda/device_rebuild.h"
 #include "cuda/device_styles.h"
 #include "cuda/gpu_choice.h"
+#include "cuda/rank_timing.h"
 #include "domain.h"
 #include "engine.h"
 #include "error.h"
@@ -60,7 +61,38 @@ void VerletCuda::select_device()
 void VerletCuda::device_forces(bool energy_virial)
 {
   engine->compute_forces(energy_virial);
+  if (rank_timing) rank_timing->mark(RankTiming::FORCES);    // (only inside run())
   if (reverse_forces) device_comm->reverse(*engine);
+}
+
+/* ----------------------------------------------------------------------
+   the rebuild decision of a step (LAMMPS's Neighbor::decide()), the same on every rank.
+   One rank: the engine's. Several ranks: where the engine ran its displacement test
+   (check yes, on the steps every/delay allow; one 4-byte read) every rank rebuilds when
+   one has to (its ghosts move too: MPI_Allreduce). Elsewhere the answer is the step
+   rule alone (ago, every, delay), equal on every rank since all build at the same
+   steps: no device read and no message. That needs the list still built on every rank;
+   the styles that run on several ranks never invalidate it on one rank alone (topology
+   edits and barostats are single-rank), and a list invalidated anyway stops the run
+   rather than letting the ranks disagree.
+------------------------------------------------------------------------- */
+
+bool VerletCuda::decide_rebuild_all_ranks()
+{
+  if (!multi_rank) return engine->decide_rebuild();
+  const bool built = engine->list_built();
+  const bool rebuild = engine->decide_rebuild();
+  if (!engine->last_decision_read_device()) {
+    if (!built)
+      error->one(FLERR,
+                 "run_style verlet/cuda: step {}: the neighbour list was invalidated on rank {} "
+                 "alone during a run on several ranks (the ranks would disagree on the rebuild)",
+                 update->ntimestep, comm->me);
+    return rebuild;
+  }
+  int mine = rebuild ? 1 : 0, any = 0;
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, world);
+  return any != 0;
 }
 
 /* ----------------------------------------------------------------------

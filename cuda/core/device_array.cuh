@@ -143,6 +143,43 @@ namespace cuda {
       bool named = false;
     };
 
+    // page-locked host memory (cudaHostAlloc), grown on demand (old contents not kept),
+    // for copies that run asynchronously with the host (the ghost exchange's staging).
+    // Before a block is freed the device is synchronised: a queued copy may still read it.
+    template <typename T> class PinnedArray {
+     public:
+      PinnedArray() = default;
+      PinnedArray(const PinnedArray &) = delete;
+      PinnedArray &operator=(const PinnedArray &) = delete;
+      ~PinnedArray() { release(); }
+      T *reserve(size_t n)
+      {
+        if (n <= cap && ptr) return ptr;
+        release();
+        void *p = nullptr;
+        MESOGPU_CUDA_CALL(
+            cudaHostAlloc(&p, std::max<size_t>(n, 1) * sizeof(T), cudaHostAllocDefault));
+        ptr = static_cast<T *>(p);
+        cap = std::max<size_t>(n, 1);
+        return ptr;
+      }
+      void release()
+      {
+        if (ptr) {
+          cudaDeviceSynchronize();    // (errors surface at the next checked call)
+          cudaFreeHost(ptr);
+        }
+        ptr = nullptr;
+        cap = 0;
+      }
+      T *get() const { return ptr; }
+      size_t capacity() const { return cap; }
+
+     private:
+      T *ptr = nullptr;
+      size_t cap = 0;
+    };
+
     template <typename R> struct alignas(4 * sizeof(R)) PosType {
       R x, y, z;
       int type;

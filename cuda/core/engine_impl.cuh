@@ -37,6 +37,8 @@ namespace cuda {
     // contiguous staging buffer (3 values per atom)
     DeviceArray<int> comm_send;
     DeviceArray<double> comm_buf;
+    // page-locked host staging of the exchange: [0] send, [1] receive (exchange_buffer)
+    PinnedArray<double> comm_host[2];
     // a reneighbouring step on the device (core/migrate.cu): the staying rows and the
     // leaving ones of an exchange, a new row list, a swap's selection, flags, CUB scratch,
     // exchange records, and the border records of the ghosts received so far
@@ -89,6 +91,7 @@ namespace cuda {
     bool dist_check = true;
     int ago = 0;
     bool built = false;
+    bool decided_on_device = false;    // the last decide_rebuild() ran the displacement test
     DeviceArray<real> cutneighsq;
     int ncell[3] = {1, 1, 1};
     int cell_cap = 0, nbr_cap = 0;

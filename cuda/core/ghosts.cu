@@ -152,6 +152,27 @@ namespace cuda {
                                " outside the plan's " + std::to_string(s.comm_send.size()));
     }
 
+    // the packed values (comm_buf) into the host buffer, then one synchronisation of the
+    // stream: afterwards buf holds them and every copy queued earlier from a host buffer
+    // (an unpack's) has finished, so the caller may reuse its receive buffer
+    void download_packed(const Engine::Impl &s, double *buf, int count)
+    {
+      if (count > 0)
+        MESOGPU_CUDA_CALL(cudaMemcpyAsync(
+            buf, s.comm_buf.get(), 3 * (size_t) count * sizeof(double), cudaMemcpyDeviceToHost, 0));
+      MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+    }
+    // received values into comm_buf, queued in stream order before the unpack kernel (the
+    // host does not wait; from page-locked memory the copy runs later, so buf must stay
+    // unchanged until the next download_packed or synchronize)
+    void upload_received(Engine::Impl &s, const double *buf, int count)
+    {
+      AllocLabel label("the ghost exchange buffer");
+      if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
+      MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.comm_buf.get(), buf, 3 * (size_t) count * sizeof(double),
+                                        cudaMemcpyHostToDevice, 0));
+    }
+
   }    // namespace
 
   void Engine::use_device(int dev)
@@ -179,6 +200,14 @@ namespace cuda {
     impl->global_sum = std::move(sum);
   }
 
+  double *Engine::exchange_buffer(int which, size_t count)
+  {
+    if (which != 0 && which != 1)
+      throw std::logic_error("mesogpu: exchange_buffer: buffer " + std::to_string(which) +
+                             " (0 send, 1 receive)");
+    return impl->comm_host[which].reserve(count);
+  }
+
   void Engine::set_ghost_plan(const std::vector<int> &send_index)
   {
     Impl &s = *impl;
@@ -195,14 +224,17 @@ namespace cuda {
   {
     Impl &s = *impl;
     check_send(s, offset, count, "pack_positions");
-    if (count == 0) return;
+    if (count == 0) {
+      download_packed(s, buf, 0);
+      return;
+    }
     AllocLabel label("the ghost exchange buffer");
     if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
     pack_positions_kernel<<<blocks(count), BLOCK>>>(
         count, s.comm_send.get() + offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
         make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.comm_buf.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
-    s.comm_buf.download(buf, 3 * (size_t) count);
+    download_packed(s, buf, count);
   }
 
   void Engine::unpack_positions(int first, int count, const double *buf)
@@ -210,10 +242,7 @@ namespace cuda {
     Impl &s = *impl;
     check_rows(s, first, count, "unpack_positions");
     if (count == 0) return;
-    AllocLabel label("the ghost exchange buffer");
-    if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
-    MESOGPU_CUDA_CALL(cudaMemcpy(s.comm_buf.get(), buf, 3 * (size_t) count * sizeof(double),
-                                 cudaMemcpyHostToDevice));
+    upload_received(s, buf, count);
     unpack_positions_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_buf.get(), s.x[0].get(),
                                                       s.x[1].get(), s.x[2].get(), s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
@@ -235,13 +264,16 @@ namespace cuda {
   {
     Impl &s = *impl;
     check_rows(s, first, count, "pack_forces");
-    if (count == 0) return;
+    if (count == 0) {
+      download_packed(s, buf, 0);
+      return;
+    }
     AllocLabel label("the ghost exchange buffer");
     if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
     pack_forces_kernel<<<blocks(count), BLOCK>>>(count, first, s.f[0].get(), s.f[1].get(),
                                                  s.f[2].get(), s.comm_buf.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
-    s.comm_buf.download(buf, 3 * (size_t) count);
+    download_packed(s, buf, count);
   }
 
   void Engine::unpack_add_forces(int offset, int count, const double *buf)
@@ -249,10 +281,7 @@ namespace cuda {
     Impl &s = *impl;
     check_send(s, offset, count, "unpack_add_forces");
     if (count == 0) return;
-    AllocLabel label("the ghost exchange buffer");
-    if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
-    MESOGPU_CUDA_CALL(cudaMemcpy(s.comm_buf.get(), buf, 3 * (size_t) count * sizeof(double),
-                                 cudaMemcpyHostToDevice));
+    upload_received(s, buf, count);
     unpack_add_forces_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset,
                                                        s.comm_buf.get(), s.f[0].get(), s.f[1].get(),
                                                        s.f[2].get());
@@ -274,14 +303,17 @@ namespace cuda {
   {
     Impl &s = *impl;
     check_send(s, offset, count, "pack_velocities");
-    if (count == 0) return;
+    if (count == 0) {
+      download_packed(s, buf, 0);
+      return;
+    }
     AllocLabel label("the ghost exchange buffer");
     if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
     pack_velocities_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset,
                                                      s.v[0].get(), s.v[1].get(), s.v[2].get(),
                                                      s.comm_buf.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
-    s.comm_buf.download(buf, 3 * (size_t) count);
+    download_packed(s, buf, count);
   }
 
   void Engine::unpack_velocities(int first, int count, const double *buf)
@@ -289,10 +321,7 @@ namespace cuda {
     Impl &s = *impl;
     check_rows(s, first, count, "unpack_velocities");
     if (count == 0) return;
-    AllocLabel label("the ghost exchange buffer");
-    if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
-    MESOGPU_CUDA_CALL(cudaMemcpy(s.comm_buf.get(), buf, 3 * (size_t) count * sizeof(double),
-                                 cudaMemcpyHostToDevice));
+    upload_received(s, buf, count);
     unpack_velocities_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_buf.get(), s.v[0].get(),
                                                        s.v[1].get(), s.v[2].get());
     MESOGPU_CUDA_LAUNCH_CHECK();

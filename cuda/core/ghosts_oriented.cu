@@ -141,7 +141,12 @@ namespace cuda {
     Impl &s = *impl;
     check_send(s, offset, count, "pack_orientation");
     const OrientRows r = orient_rows(s);
-    if (count == 0 || r.width == 0) return;
+    if (count == 0 || r.width == 0) {
+      // as pack_positions: return with every earlier copy from a host buffer finished (the
+      // page-locked receive buffer is written next)
+      MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+      return;
+    }
     check_sizes(s, "pack_orientation");
     AllocLabel label("the ghost exchange buffer");
     const size_t len = (size_t) r.width * count;

@@ -320,10 +320,12 @@ namespace cuda {
   bool Engine::decide_rebuild()
   {
     Impl &s = *impl;
+    s.decided_on_device = false;
     if (!s.built) return true;
     s.ago++;
     if (s.ago >= s.delay && s.ago % s.every == 0) {
       if (!s.dist_check) return true;
+      s.decided_on_device = true;
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 2, 0, sizeof(int)));
       double trigger = 0.25 * s.skin * s.skin;
       if (s.box_check) {    // Neighbor::check_distance() with boxcheck (orthogonal box)
@@ -340,11 +342,23 @@ namespace cuda {
           s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.xhold[0].get(), s.xhold[1].get(),
           s.xhold[2].get(), triggersq, s.status.get() + 2);
       MESOGPU_CUDA_LAUNCH_CHECK();
-      MESOGPU_CUDA_CALL(
-          cudaMemcpy(s.status_host + 2, s.status.get() + 2, sizeof(int), cudaMemcpyDeviceToHost));
+      // one 4-byte copy into page-locked memory, one wait
+      MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.status_host + 2, s.status.get() + 2, sizeof(int),
+                                        cudaMemcpyDeviceToHost, 0));
+      MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
       return s.status_host[2] != 0;
     }
     return false;
+  }
+
+  bool Engine::last_decision_read_device() const
+  {
+    return impl->decided_on_device;
+  }
+
+  bool Engine::list_built() const
+  {
+    return impl->built;
   }
 
   void Engine::build_neighbor_list()

@@ -15,6 +15,7 @@
 #include "mesogpu_plugin.h"
 #include "pair.h"
 #include "pair_hybrid_cuda.h"
+#include "rank_timing.h"
 
 #include <cstring>
 #include <mpi.h>
@@ -42,57 +43,88 @@ void DeviceComm::take_plan(Engine &engine, std::vector<CommBrickPlan::Swap> swap
   engine.set_ghost_plan(plan.send_index());
 }
 
-void DeviceComm::forward(Engine &engine)
+// the phase of a swap's part: what 0 pack + D2H, 1 MPI, 2 H2D + unpack, 3 self swap
+void DeviceComm::lap(int dir, int what)
+{
+  if (!timing) return;
+  static const RankTiming::Phase phase[2][4] = {
+      {RankTiming::FWD_PACK, RankTiming::FWD_MPI, RankTiming::FWD_UNPACK, RankTiming::FWD_SELF},
+      {RankTiming::REV_PACK, RankTiming::REV_MPI, RankTiming::REV_UNPACK, RankTiming::REV_SELF}};
+  timing->mark(phase[dir][what]);
+}
+
+// each swap: pack + copy into the page-locked send buffer and one wait (which also
+// finishes the previous swap's copy up from the receive buffer), the message, then the
+// copy up and the unpack queued in stream order without waiting
+template <class Copy, class Pack, class Unpack>
+void DeviceComm::forward_swaps(Engine &engine, int width, int tag, Copy copy, Pack pack,
+                               Unpack unpack)
 {
   for (const CommBrickPlan::Swap &s : plan.swaps()) {
-    double d[3];
-    plan.shift(s, d);
     if (s.send_proc == comm->me) {
       // CommBrick's swap with itself: the same values, no message
-      engine.copy_positions(s.send_offset, s.send_count, d, s.pbc_flag != 0, s.first_recv);
+      copy(s);
+      lap(0, 3);
       continue;
     }
-    send_buf.resize(3 * (size_t) s.send_count);
-    recv_buf.resize(3 * (size_t) s.recv_count);
-    engine.pack_positions(s.send_offset, s.send_count, d, s.pbc_flag != 0, send_buf.data());
-    MPI_Sendrecv(send_buf.data(), 3 * s.send_count, MPI_DOUBLE, s.send_proc, 0, recv_buf.data(),
-                 3 * s.recv_count, MPI_DOUBLE, s.recv_proc, 0, world, MPI_STATUS_IGNORE);
-    engine.unpack_positions(s.first_recv, s.recv_count, recv_buf.data());
+    double *send_buf = engine.exchange_buffer(0, (size_t) width * s.send_count);
+    double *recv_buf = engine.exchange_buffer(1, (size_t) width * s.recv_count);
+    pack(s, send_buf);
+    lap(0, 0);
+    MPI_Sendrecv(send_buf, width * s.send_count, MPI_DOUBLE, s.send_proc, tag, recv_buf,
+                 width * s.recv_count, MPI_DOUBLE, s.recv_proc, tag, world, MPI_STATUS_IGNORE);
+    lap(0, 1);
+    unpack(s, recv_buf);
+    lap(0, 2);
   }
+}
+
+void DeviceComm::forward(Engine &engine)
+{
+  using Swap = CommBrickPlan::Swap;
+  forward_swaps(
+      engine, 3, 0,
+      [&](const Swap &s) {
+        double d[3];
+        plan.shift(s, d);
+        engine.copy_positions(s.send_offset, s.send_count, d, s.pbc_flag != 0, s.first_recv);
+      },
+      [&](const Swap &s, double *buf) {
+        double d[3];
+        plan.shift(s, d);
+        engine.pack_positions(s.send_offset, s.send_count, d, s.pbc_flag != 0, buf);
+      },
+      [&](const Swap &s, const double *buf) {
+        engine.unpack_positions(s.first_recv, s.recv_count, buf);
+      });
 }
 
 void DeviceComm::forward_velocities(Engine &engine)
 {
-  for (const CommBrickPlan::Swap &s : plan.swaps()) {
-    if (s.send_proc == comm->me) {
-      engine.copy_velocities(s.send_offset, s.send_count, s.first_recv);
-      continue;
-    }
-    send_buf.resize(3 * (size_t) s.send_count);
-    recv_buf.resize(3 * (size_t) s.recv_count);
-    engine.pack_velocities(s.send_offset, s.send_count, send_buf.data());
-    MPI_Sendrecv(send_buf.data(), 3 * s.send_count, MPI_DOUBLE, s.send_proc, 1, recv_buf.data(),
-                 3 * s.recv_count, MPI_DOUBLE, s.recv_proc, 1, world, MPI_STATUS_IGNORE);
-    engine.unpack_velocities(s.first_recv, s.recv_count, recv_buf.data());
-  }
+  using Swap = CommBrickPlan::Swap;
+  forward_swaps(
+      engine, 3, 1,
+      [&](const Swap &s) { engine.copy_velocities(s.send_offset, s.send_count, s.first_recv); },
+      [&](const Swap &s, double *buf) { engine.pack_velocities(s.send_offset, s.send_count, buf); },
+      [&](const Swap &s, const double *buf) {
+        engine.unpack_velocities(s.first_recv, s.recv_count, buf);
+      });
 }
 
 void DeviceComm::forward_orientation(Engine &engine)
 {
+  using Swap = CommBrickPlan::Swap;
   const int w = engine.orientation_width();
   if (w == 0) return;
-  for (const CommBrickPlan::Swap &s : plan.swaps()) {
-    if (s.send_proc == comm->me) {
-      engine.copy_orientation(s.send_offset, s.send_count, s.first_recv);
-      continue;
-    }
-    send_buf.resize((size_t) w * s.send_count);
-    recv_buf.resize((size_t) w * s.recv_count);
-    engine.pack_orientation(s.send_offset, s.send_count, send_buf.data());
-    MPI_Sendrecv(send_buf.data(), w * s.send_count, MPI_DOUBLE, s.send_proc, 2, recv_buf.data(),
-                 w * s.recv_count, MPI_DOUBLE, s.recv_proc, 2, world, MPI_STATUS_IGNORE);
-    engine.unpack_orientation(s.first_recv, s.recv_count, recv_buf.data());
-  }
+  forward_swaps(
+      engine, w, 2,
+      [&](const Swap &s) { engine.copy_orientation(s.send_offset, s.send_count, s.first_recv); },
+      [&](const Swap &s, double *buf) {
+        engine.pack_orientation(s.send_offset, s.send_count, buf);
+      },
+      [&](const Swap &s, const double *buf) {
+        engine.unpack_orientation(s.first_recv, s.recv_count, buf);
+      });
 }
 
 void DeviceComm::reverse(Engine &engine)
@@ -102,16 +134,20 @@ void DeviceComm::reverse(Engine &engine)
     const CommBrickPlan::Swap &s = swaps[k];
     if (s.send_proc == comm->me) {
       engine.copy_add_forces(s.first_recv, s.recv_count, s.send_offset);
+      lap(1, 3);
       continue;
     }
     // the ghosts' forces go back to the rank they came from, the owners' come in from
     // the rank they were sent to
-    send_buf.resize(3 * (size_t) s.recv_count);
-    recv_buf.resize(3 * (size_t) s.send_count);
-    engine.pack_forces(s.first_recv, s.recv_count, send_buf.data());
-    MPI_Sendrecv(send_buf.data(), 3 * s.recv_count, MPI_DOUBLE, s.recv_proc, 0, recv_buf.data(),
-                 3 * s.send_count, MPI_DOUBLE, s.send_proc, 0, world, MPI_STATUS_IGNORE);
-    engine.unpack_add_forces(s.send_offset, s.send_count, recv_buf.data());
+    double *send_buf = engine.exchange_buffer(0, 3 * (size_t) s.recv_count);
+    double *recv_buf = engine.exchange_buffer(1, 3 * (size_t) s.send_count);
+    engine.pack_forces(s.first_recv, s.recv_count, send_buf);
+    lap(1, 0);
+    MPI_Sendrecv(send_buf, 3 * s.recv_count, MPI_DOUBLE, s.recv_proc, 0, recv_buf, 3 * s.send_count,
+                 MPI_DOUBLE, s.send_proc, 0, world, MPI_STATUS_IGNORE);
+    lap(1, 1);
+    engine.unpack_add_forces(s.send_offset, s.send_count, recv_buf);
+    lap(1, 2);
   }
 }
 

@@ -3,8 +3,10 @@
    MPI ranks (run_style verlet/cuda): LAMMPS's comm_style brick plan
    (CommBrickPlan, read after each borders()) run on the device rows. Per swap
    the device packs one contiguous buffer (core/ghosts.cu), the host sends and
-   receives it (host-staged MPI_Sendrecv) and the device unpacks it; a swap
-   with this rank itself stays on the device. Forward: ghost positions, swaps in
+   receives it (host-staged MPI_Sendrecv through the engine's page-locked buffers:
+   the pack's copy down and one wait, the message, the copy up and the unpack queued
+   without waiting) and the device unpacks it; a swap with this rank itself stays on
+   the device. Forward: ghost positions, swaps in
    order (later swaps send ghosts earlier ones received). Reverse: ghost forces
    added to their owners, swaps in reverse order (bonded terms with newton_bond
    on). Also the node-local rank and size for the device choice (gpu_choice.h).
@@ -55,9 +57,19 @@ class DeviceComm : protected Pointers {
   // neighbour list
   static void check_styles(class LAMMPS *lmp, bool host_lists);
 
+  // per-phase timing of the swaps (MESOGPU_RANK_TIMING; null: none)
+  void set_timing(class RankTiming *t) { timing = t; }
+
  private:
   CommBrickPlan plan;
-  std::vector<double> send_buf, recv_buf;
+  class RankTiming *timing = nullptr;
+  // the phases of forward (0) or reverse (1) swaps
+  void lap(int dir, int what);
+  // one forward exchange over the plan's swaps, `width` doubles per atom, MPI tag `tag`:
+  // copy(swap) for a swap with this rank, else pack(swap, buf), the message, unpack(swap, buf)
+  template <class Copy, class Pack, class Unpack>
+  void forward_swaps(mesogpu::cuda::Engine &engine, int width, int tag, Copy copy, Pack pack,
+                     Unpack unpack);
 };
 
 }    // namespace LAMMPS_NS
