@@ -80,42 +80,24 @@ namespace cuda {
     // the atom state follows every sort (core/per_atom.cuh)
     for (int d = 0; d < 3; ++d) {
       const std::string axis(1, "xyz"[d]);
-      Impl *p = &s;
-      s.per_atom.add(
-          "x" + axis, [p, d](const Permutation &q) { permute_rows(p->x[d], 1, q); },
-          column_migration(&p->x[d]));
-      s.per_atom.add(
-          "v" + axis, [p, d](const Permutation &q) { permute_rows(p->v[d], 1, q); },
-          column_migration(&p->v[d]));
-      s.per_atom.add(
-          "f" + axis, [p, d](const Permutation &q) { permute_rows(p->f[d], 1, q); },
-          column_migration(&p->f[d]));
-      s.per_atom.add(
-          "xhold" + axis, [p, d](const Permutation &q) { permute_rows(p->xhold[d], 1, q); },
-          column_migration(&p->xhold[d]));
-      s.per_atom.add(
-          "image" + axis, [p, d](const Permutation &q) { permute_rows(p->image[d], 1, q); },
-          column_migration(&p->image[d]));
+      add_column(s.per_atom, "x" + axis, &s.x[d]);
+      add_column(s.per_atom, "v" + axis, &s.v[d]);
+      add_column(s.per_atom, "f" + axis, &s.f[d]);
+      add_column(s.per_atom, "xhold" + axis, &s.xhold[d]);
+      add_column(s.per_atom, "image" + axis, &s.image[d]);
     }
     // migration (core/migrate.cu): pos and order are rewritten from x, type and the new
     // row list after atoms moved between ranks
-    s.per_atom.add(
-        "type", [&s](const Permutation &q) { permute_rows(s.type, 1, q); },
-        column_migration(&s.type));
-    s.per_atom.add(
-        "mask", [&s](const Permutation &q) { permute_rows(s.mask, 1, q); },
-        column_migration(&s.mask));
+    add_column(s.per_atom, "type", &s.type);
+    add_column(s.per_atom, "mask", &s.mask);
     s.per_atom.add(
         "tag",
         [&s](const Permutation &q) {
           if (s.tag.size() == (size_t) q.n) permute_rows(s.tag, 1, q);
         },
         column_migration(&s.tag));
-    s.per_atom.add(
-        "pos", [&s](const Permutation &q) { permute_rows(s.pos, 1, q); }, derived_rows(&s.pos));
-    s.per_atom.add(
-        "order", [&s](const Permutation &q) { permute_rows(s.order, 1, q); },
-        derived_rows(&s.order));
+    add_derived(s.per_atom, "pos", &s.pos);
+    add_derived(s.per_atom, "order", &s.order);
     if (n < 0 || n > MAX_ATOMS)
       throw std::runtime_error("mesogpu: " + std::to_string(n) +
                                " atoms on one GPU; the device engine holds at most " +

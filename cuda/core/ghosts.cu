@@ -15,8 +15,10 @@ namespace cuda {
 
   namespace {
 
-    __global__ void pack_positions_kernel(int count, const int *send, const acc *x0, const acc *x1,
-                                          const acc *x2, double3 shift, int shifted, double *buf)
+    // three per-atom columns of one swap: positions (shifted across a periodic side, with
+    // the kernels' packed copy pos) or velocities (no shift, pos null)
+    __global__ void pack_xyz_kernel(int count, const int *send, const acc *x0, const acc *x1,
+                                    const acc *x2, double3 shift, int shifted, double *buf)
     {
       const int k = blockIdx.x * blockDim.x + threadIdx.x;
       if (k >= count) return;
@@ -29,8 +31,8 @@ namespace cuda {
       buf[3 * (size_t) k + 2] = shifted ? c + shift.z : c;
     }
 
-    __global__ void unpack_positions_kernel(int count, int first, const double *buf, acc *x0,
-                                            acc *x1, acc *x2, PosType<real> *pos)
+    __global__ void unpack_xyz_kernel(int count, int first, const double *buf, acc *x0, acc *x1,
+                                      acc *x2, PosType<real> *pos)
     {
       const int k = blockIdx.x * blockDim.x + threadIdx.x;
       if (k >= count) return;
@@ -41,7 +43,8 @@ namespace cuda {
       x0[i] = a;
       x1[i] = b;
       x2[i] = c;
-      // the kernels' copy, rounded from acc as the integrators round it
+      // the kernels' copy, rounded from acc as the integrators round it (positions only)
+      if (!pos) return;
       pos[i].x = static_cast<real>(a);
       pos[i].y = static_cast<real>(b);
       pos[i].z = static_cast<real>(c);
@@ -49,8 +52,8 @@ namespace cuda {
 
     // a swap with this rank itself: sources (owned atoms or earlier swaps' ghosts) and the
     // swap's new ghost rows never overlap
-    __global__ void copy_positions_kernel(int count, const int *send, int first, acc *x0, acc *x1,
-                                          acc *x2, double3 shift, int shifted, PosType<real> *pos)
+    __global__ void copy_xyz_kernel(int count, const int *send, int first, acc *x0, acc *x1,
+                                    acc *x2, double3 shift, int shifted, PosType<real> *pos)
     {
       const int k = blockIdx.x * blockDim.x + threadIdx.x;
       if (k >= count) return;
@@ -63,6 +66,7 @@ namespace cuda {
       x0[i] = ra;
       x1[i] = rb;
       x2[i] = rc;
+      if (!pos) return;
       pos[i].x = static_cast<real>(ra);
       pos[i].y = static_cast<real>(rb);
       pos[i].z = static_cast<real>(rc);
@@ -101,40 +105,6 @@ namespace cuda {
       f0[j] += f0[i];
       f1[j] += f1[i];
       f2[j] += f2[i];
-    }
-
-    // velocities (comm_modify vel yes): AtomVec::pack_comm_vel / unpack_comm_vel, no shift
-    __global__ void pack_velocities_kernel(int count, const int *send, const acc *v0, const acc *v1,
-                                           const acc *v2, double *buf)
-    {
-      const int k = blockIdx.x * blockDim.x + threadIdx.x;
-      if (k >= count) return;
-      const int j = send[k];
-      buf[3 * (size_t) k + 0] = static_cast<double>(v0[j]);
-      buf[3 * (size_t) k + 1] = static_cast<double>(v1[j]);
-      buf[3 * (size_t) k + 2] = static_cast<double>(v2[j]);
-    }
-
-    __global__ void unpack_velocities_kernel(int count, int first, const double *buf, acc *v0,
-                                             acc *v1, acc *v2)
-    {
-      const int k = blockIdx.x * blockDim.x + threadIdx.x;
-      if (k >= count) return;
-      const int i = first + k;
-      v0[i] = static_cast<acc>(buf[3 * (size_t) k + 0]);
-      v1[i] = static_cast<acc>(buf[3 * (size_t) k + 1]);
-      v2[i] = static_cast<acc>(buf[3 * (size_t) k + 2]);
-    }
-
-    __global__ void copy_velocities_kernel(int count, const int *send, int first, acc *v0, acc *v1,
-                                           acc *v2)
-    {
-      const int k = blockIdx.x * blockDim.x + threadIdx.x;
-      if (k >= count) return;
-      const int j = send[k], i = first + k;
-      v0[i] = v0[j];
-      v1[i] = v1[j];
-      v2[i] = v2[j];
     }
 
     void check_rows(const Engine::Impl &s, int first, int count, const char *what)
@@ -230,7 +200,7 @@ namespace cuda {
     }
     AllocLabel label("the ghost exchange buffer");
     if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
-    pack_positions_kernel<<<blocks(count), BLOCK>>>(
+    pack_xyz_kernel<<<blocks(count), BLOCK>>>(
         count, s.comm_send.get() + offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
         make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.comm_buf.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
@@ -243,8 +213,8 @@ namespace cuda {
     check_rows(s, first, count, "unpack_positions");
     if (count == 0) return;
     upload_received(s, buf, count);
-    unpack_positions_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_buf.get(), s.x[0].get(),
-                                                      s.x[1].get(), s.x[2].get(), s.pos.get());
+    unpack_xyz_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_buf.get(), s.x[0].get(),
+                                                s.x[1].get(), s.x[2].get(), s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -254,7 +224,7 @@ namespace cuda {
     check_send(s, offset, count, "copy_positions");
     check_rows(s, first, count, "copy_positions");
     if (count == 0) return;
-    copy_positions_kernel<<<blocks(count), BLOCK>>>(
+    copy_xyz_kernel<<<blocks(count), BLOCK>>>(
         count, s.comm_send.get() + offset, first, s.x[0].get(), s.x[1].get(), s.x[2].get(),
         make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
@@ -309,9 +279,10 @@ namespace cuda {
     }
     AllocLabel label("the ghost exchange buffer");
     if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
-    pack_velocities_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset,
-                                                     s.v[0].get(), s.v[1].get(), s.v[2].get(),
-                                                     s.comm_buf.get());
+    // the same kernels as the positions, without shift and without the packed copy
+    pack_xyz_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, s.v[0].get(),
+                                              s.v[1].get(), s.v[2].get(), make_double3(0, 0, 0), 0,
+                                              s.comm_buf.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     download_packed(s, buf, count);
   }
@@ -322,8 +293,8 @@ namespace cuda {
     check_rows(s, first, count, "unpack_velocities");
     if (count == 0) return;
     upload_received(s, buf, count);
-    unpack_velocities_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_buf.get(), s.v[0].get(),
-                                                       s.v[1].get(), s.v[2].get());
+    unpack_xyz_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_buf.get(), s.v[0].get(),
+                                                s.v[1].get(), s.v[2].get(), nullptr);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -333,8 +304,9 @@ namespace cuda {
     check_send(s, offset, count, "copy_velocities");
     check_rows(s, first, count, "copy_velocities");
     if (count == 0) return;
-    copy_velocities_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, first,
-                                                     s.v[0].get(), s.v[1].get(), s.v[2].get());
+    copy_xyz_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, first,
+                                              s.v[0].get(), s.v[1].get(), s.v[2].get(),
+                                              make_double3(0, 0, 0), 0, nullptr);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

@@ -142,6 +142,22 @@ namespace cuda {
     template <typename T> Migrate column_migration(DeviceArray<T> *a);
     template <typename T> Migrate derived_rows(DeviceArray<T> *a);
 
+    // the common entry: a one-value-per-atom array that follows every sort and migrates
+    // with one double per atom (column), or is only resized and rewritten by its owner
+    // (derived)
+    template <typename T>
+    void add_column(PerAtomRegistry &registry, const std::string &name, DeviceArray<T> *a)
+    {
+      registry.add(
+          name, [a](const Permutation &q) { permute_rows(*a, 1, q); }, column_migration(a));
+    }
+    template <typename T>
+    void add_derived(PerAtomRegistry &registry, const std::string &name, DeviceArray<T> *a)
+    {
+      registry.add(
+          name, [a](const Permutation &q) { permute_rows(*a, 1, q); }, derived_rows(a));
+    }
+
   }    // namespace detail
 }    // namespace cuda
 }    // namespace mesogpu

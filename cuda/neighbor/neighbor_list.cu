@@ -290,9 +290,7 @@ namespace cuda {
                             int every, int delay, bool dist_check)
   {
     Impl &s = *impl;
-    s.per_atom.add(
-        "cell_of", [&s](const Permutation &q) { permute_rows(s.cell_of, 1, q); },
-        derived_rows(&s.cell_of));    // rewritten at the next list build
+    add_derived(s.per_atom, "cell_of", &s.cell_of);    // rewritten at the next list build
     s.cutneighmax = cutneighmax;
     s.skin = skin;
     s.every = std::max(every, 1);
