@@ -95,7 +95,7 @@ SYSTEMS=(
   # with SSD/E's sigma, epsilon, mu (-var model dipole: lj/sf/dipole/sf + nvt/sphere), the
   # nearest model they have; ssd-cpu-*: the CPU runs mesogpu's own SSD styles (no
   # GPU-package variant). mesogpu runs SSD in both (the second run a repeat).
-  "ssd-32k|in.ssd|-var cells 20|20000|2000|500||-var model dipole"
+  "ssd-32k|in.ssd|-var cells 20|20000|1000|500||-var model dipole"
   "ssd-cpu-32k|in.ssd|-var cells 20|20000|-|200"
   "ssd-2048k|in.ssd|-var cells 80|2000|100|20||-var model dipole -var warmup 50"
   "ssd-cpu-2048k|in.ssd|-var cells 80|1000|-|10||-var warmup 20"
@@ -134,7 +134,7 @@ SYSTEMS=(
   "mdscf-melt-65k|in.mdscf_melt|-var model field -var datafile $MELT_DATA/melt-65k.data|20000|-|2000"
   "dpd-melt-65k|in.mdscf_melt|-var model dpd -var datafile $MELT_DATA/melt-65k.data|5000|1000|500"
   "melt-bonds-65k|in.mdscf_melt|-var model bonds -var datafile $MELT_DATA/melt-65k.data|20000|-|2000"
-  "ssd-256k|in.ssd|-var cells 40|5000|500|100||-var model dipole"
+  "ssd-256k|in.ssd|-var cells 40|5000|100|30||-var model dipole"
   "ssd-cpu-256k|in.ssd|-var cells 40|5000|-|50"
   "sip-436k|in.sip|-var R 15 -var L 40.03|5000|500|200|neigh no"
   "sip-bc-436k|in.sip|-var R 15 -var L 40.03|5000|-|200||-var rxn bondcreate"
