@@ -109,6 +109,7 @@ void VerletCuda::rank_rebuild()
   // on the device unless asked otherwise or something needs the host (said once a run)
   if (rebuild_on_device) {
     if (!device_rebuild) device_rebuild = std::make_unique<DeviceRebuild>(lmp);
+    device_rebuild->set_timing(rank_timing.get());
     std::string why = device_rebuild->why_host(*engine);
     // every rank takes the same path (device registries could differ between ranks)
     int mine = why.empty() ? 0 : 1, any = 0;
@@ -117,6 +118,7 @@ void VerletCuda::rank_rebuild()
     if (why.empty()) {
       device_rebuild->run(*engine, *device_comm);
       engine->build_neighbor_list();
+      if (rank_timing) rank_timing->mark(RankTiming::REB_LIST);
       rebuilds_device++;
       return;
     }
@@ -153,7 +155,9 @@ void VerletCuda::rank_rebuild()
   if (atom->molecular != Atom::ATOMIC) neighbor->build_topology();
   upload();    // owned atoms, ghosts, topology, force styles, the ghost plan
   for (auto *f : fix_device) f->device_setup(*engine);
+  if (rank_timing) rank_timing->mark(RankTiming::REBUILD);
   engine->build_neighbor_list();
+  if (rank_timing) rank_timing->mark(RankTiming::REB_LIST);
 }
 
 /* ----------------------------------------------------------------------

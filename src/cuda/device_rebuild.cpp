@@ -12,6 +12,7 @@
 #include "domain.h"
 #include "engine.h"
 #include "error.h"
+#include "rank_timing.h"
 #include "modify.h"
 #include "update.h"
 
@@ -74,7 +75,9 @@ void DeviceRebuild::run(Engine &engine, DeviceComm &dcomm)
   if (total != atom->natoms)
     error->all(FLERR, "run_style verlet/cuda: step {}: lost atoms: {} of {} remain",
                update->ntimestep, total, atom->natoms);
+  if (timing) timing->mark(RankTiming::REB_EXCHANGE);
   borders(engine, dcomm);
+  if (timing) timing->mark(RankTiming::REB_BORDERS);
   // host bookkeeping: the rank's count, arrays large enough for the next sync
   atom->nlocal = engine.owned();
   atom->nghost = 0;

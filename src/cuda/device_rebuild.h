@@ -42,6 +42,8 @@ class DeviceRebuild : protected Pointers {
   // their contents stale until sync_host), atom->nghost 0. Then the caller builds the
   // neighbour list. An error when atoms were lost (thermo_modify lost error).
   void run(mesogpu::cuda::Engine &engine, DeviceComm &comm);
+  // per-phase timing of run() (MESOGPU_RANK_TIMING; null: none)
+  void set_timing(class RankTiming *t) { timing = t; }
   // host arrays not yet told which atoms this rank owns after a device rebuild
   bool host_stale() const { return stale; }
   // the host's ghosts and comm's plan are not this rank's after a device rebuild: the
@@ -61,6 +63,7 @@ class DeviceRebuild : protected Pointers {
   void exchange(mesogpu::cuda::Engine &engine);
   void borders(mesogpu::cuda::Engine &engine, DeviceComm &comm);
   bool stale = false, ghosts_stale = false;
+  class RankTiming *timing = nullptr;
   std::vector<double> send_buf, recv_buf;
 };
 

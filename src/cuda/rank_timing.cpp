@@ -17,7 +17,10 @@ using namespace LAMMPS_NS;
 namespace {
 const char *const phase_name[RankTiming::NPHASE] = {"integrators, fixes",
                                                     "rebuild decision + allreduce",
-                                                    "rebuild (device or host)",
+                                                    "rebuild (device or host), rest",
+                                                    "rebuild: wrap + exchange",
+                                                    "rebuild: borders + plan",
+                                                    "rebuild: list build",
                                                     "forward: pack + D2H",
                                                     "forward: MPI",
                                                     "forward: H2D + unpack",

@@ -23,15 +23,18 @@ namespace LAMMPS_NS {
 class RankTiming : protected Pointers {
  public:
   enum Phase {
-    FIXES,         // integrators and fixes (initial, post-force, final, end of step)
-    DECIDE,        // the rebuild decision and its MPI_Allreduce
-    REBUILD,       // a reneighbouring step (device or host)
-    FWD_PACK,      // forward exchange (positions, velocities): pack kernel + D2H copy
-    FWD_MPI,       //   MPI_Sendrecv
-    FWD_UNPACK,    //   H2D copy + unpack kernel
-    FWD_SELF,      //   swaps with this rank itself (device copies)
-    FORCES,        // the engine's force terms
-    REV_PACK,      // reverse exchange (bonded forces on ghosts, newton_bond on)
+    FIXES,           // integrators and fixes (initial, post-force, final, end of step)
+    DECIDE,          // the rebuild decision and its MPI_Allreduce
+    REBUILD,         // a reneighbouring step (device or host): what the next three leave
+    REB_EXCHANGE,    //   device path: wrap, exchange of leaving atoms, the lost-atom check
+    REB_BORDERS,     //   device path: the ghosts (borders) and the new forward plan
+    REB_LIST,        //   the neighbour list build after either path
+    FWD_PACK,        // forward exchange (positions, velocities): pack kernel + D2H copy
+    FWD_MPI,         //   MPI_Sendrecv
+    FWD_UNPACK,      //   H2D copy + unpack kernel
+    FWD_SELF,        //   swaps with this rank itself (device copies)
+    FORCES,          // the engine's force terms
+    REV_PACK,        // reverse exchange (bonded forces on ghosts, newton_bond on)
     REV_MPI,
     REV_UNPACK,
     REV_SELF,
