@@ -130,6 +130,8 @@ namespace cuda {
                         const int special_flag[4], const double special_lj[4]);
 
     // bonds of atom i: partners and types, both directions, bond_partner[i*maxbond + k]
+    // (until upload_bonds, upload_angles, upload_dihedrals, after upload_atoms, the
+    // engine holds no lists of that kind, not even per-atom counts)
     void upload_bonds(const int *nbond, const int *partner, const int *btype, int maxbond);
     // angles/dihedrals each atom takes part in: atoms (device indices, 3 or 4 per
     // entry) and type, entry k of atom i at [i * max + k]; every atom of an angle

@@ -133,16 +133,13 @@ namespace cuda {
     }
     s.pos.upload(p);
     for (auto &st : s.ev) st.valid = false;
-    s.maxangle = s.maxdihedral = 0;
-    s.nangle.resize(n);
-    s.nangle.zero();
-    s.ndihedral.resize(n);
-    s.ndihedral.zero();
+    // the bond, angle and dihedral lists exist only once upload_bonds / upload_angles /
+    // upload_dihedrals (or reserve_topology) fill them: empty, nothing of their kind runs
+    // (the bonded terms are active with maxbond, maxangle, maxdihedral > 0 only)
+    s.maxbond = s.maxangle = s.maxdihedral = 0;
+    s.release_topology();
     s.nnbr.resize(n);
     s.cell_of.resize(n);
-    s.nbond.resize(n);
-    s.nbond.zero();
-    s.maxbond = 0;
     s.nspecial.resize(0);
     s.maxspecial = 0;
     s.special_levels = 3;

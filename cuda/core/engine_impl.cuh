@@ -84,6 +84,19 @@ namespace cuda {
     DeviceArray<int> nangle, ndihedral, dihedral_type;
     DeviceArray<int4> angle_atoms, dihedral_atoms;
     int maxangle = 0, maxdihedral = 0;
+    // the bond, angle and dihedral lists freed (a system without them holds none: every
+    // reader takes an empty nbond, nangle, ndihedral as no terms of that kind)
+    void release_topology()
+    {
+      nbond.release();
+      bond_partner.release();
+      bond_type.release();
+      nangle.release();
+      angle_atoms.release();
+      ndihedral.release();
+      dihedral_atoms.release();
+      dihedral_type.release();
+    }
 
     // neighbour list
     double cutneighmax = 0, skin = 0;
