@@ -141,7 +141,8 @@ namespace cuda {
                           int maxdihedral);
 
     // --- neighbour list ------------------------------------------------------------
-    // cutneighsq: (ntypes+1)^2 (cut + skin)^2 per type pair; cutneighmax = max cut + skin
+    // cutneighsq: (ntypes+1)^2 (cut + skin)^2 per type pair; cutneighmax = max cut + skin;
+    // dist_check false (check no): the builds keep no copy of the positions (xhold)
     void set_neighbor(double cutneighmax, double skin, const std::vector<double> &cutneighsq,
                       int every, int delay, bool dist_check);
     // LAMMPS's Neighbor::decide(): rebuild when ago >= delay, ago % every == 0 and

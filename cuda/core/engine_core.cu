@@ -83,6 +83,8 @@ namespace cuda {
       add_column(s.per_atom, "x" + axis, &s.x[d]);
       add_column(s.per_atom, "v" + axis, &s.v[d]);
       add_column(s.per_atom, "f" + axis, &s.f[d]);
+      // xhold: written at each list build, held only when compared against (holds_xhold;
+      // empty, it stays empty through sorts and migrations)
       add_column(s.per_atom, "xhold" + axis, &s.xhold[d]);
       add_column(s.per_atom, "image" + axis, &s.image[d]);
     }
@@ -113,7 +115,6 @@ namespace cuda {
     for (int d = 0; d < 3; ++d) {
       for (size_t i = 0; i < (size_t) n; ++i) buf[i] = static_cast<acc>(x[3 * i + d]);
       s.x[d].upload(buf);
-      s.xhold[d].upload(buf);
       for (size_t i = 0; i < (size_t) n; ++i) buf[i] = static_cast<acc>(v[3 * i + d]);
       s.v[d].upload(buf);
       for (size_t i = 0; i < (size_t) n; ++i) buf[i] = static_cast<acc>(f[3 * i + d]);

@@ -102,6 +102,11 @@ namespace cuda {
     double cutneighmax = 0, skin = 0;
     int every = 1, delay = 0;
     bool dist_check = true;
+    // xhold (the positions of the last build) is held only while something compares
+    // against it: the displacement test of check yes, or chain growth's own test (sticky
+    // once a chain growth step ran); else it stays empty
+    bool xhold_for_growth = false;
+    bool holds_xhold() const { return dist_check || xhold_for_growth; }
     int ago = 0;
     bool built = false;
     bool decided_on_device = false;    // the last decide_rebuild() ran the displacement test
