@@ -130,6 +130,8 @@ namespace cuda {
                         const int special_flag[4], const double special_lj[4]);
 
     // bonds of atom i: partners and types, both directions, bond_partner[i*maxbond + k]
+    // (until upload_bonds, upload_angles, upload_dihedrals, after upload_atoms, the
+    // engine holds no lists of that kind, not even per-atom counts)
     void upload_bonds(const int *nbond, const int *partner, const int *btype, int maxbond);
     // angles/dihedrals each atom takes part in: atoms (device indices, 3 or 4 per
     // entry) and type, entry k of atom i at [i * max + k]; every atom of an angle
@@ -139,7 +141,8 @@ namespace cuda {
                           int maxdihedral);
 
     // --- neighbour list ------------------------------------------------------------
-    // cutneighsq: (ntypes+1)^2 (cut + skin)^2 per type pair; cutneighmax = max cut + skin
+    // cutneighsq: (ntypes+1)^2 (cut + skin)^2 per type pair; cutneighmax = max cut + skin;
+    // dist_check false (check no): the builds keep no copy of the positions (xhold)
     void set_neighbor(double cutneighmax, double skin, const std::vector<double> &cutneighsq,
                       int every, int delay, bool dist_check);
     // LAMMPS's Neighbor::decide(): rebuild when ago >= delay, ago % every == 0 and

@@ -83,6 +83,8 @@ namespace cuda {
       add_column(s.per_atom, "x" + axis, &s.x[d]);
       add_column(s.per_atom, "v" + axis, &s.v[d]);
       add_column(s.per_atom, "f" + axis, &s.f[d]);
+      // xhold: written at each list build, held only when compared against (holds_xhold;
+      // empty, it stays empty through sorts and migrations)
       add_column(s.per_atom, "xhold" + axis, &s.xhold[d]);
       add_column(s.per_atom, "image" + axis, &s.image[d]);
     }
@@ -113,7 +115,6 @@ namespace cuda {
     for (int d = 0; d < 3; ++d) {
       for (size_t i = 0; i < (size_t) n; ++i) buf[i] = static_cast<acc>(x[3 * i + d]);
       s.x[d].upload(buf);
-      s.xhold[d].upload(buf);
       for (size_t i = 0; i < (size_t) n; ++i) buf[i] = static_cast<acc>(v[3 * i + d]);
       s.v[d].upload(buf);
       for (size_t i = 0; i < (size_t) n; ++i) buf[i] = static_cast<acc>(f[3 * i + d]);
@@ -133,16 +134,13 @@ namespace cuda {
     }
     s.pos.upload(p);
     for (auto &st : s.ev) st.valid = false;
-    s.maxangle = s.maxdihedral = 0;
-    s.nangle.resize(n);
-    s.nangle.zero();
-    s.ndihedral.resize(n);
-    s.ndihedral.zero();
+    // the bond, angle and dihedral lists exist only once upload_bonds / upload_angles /
+    // upload_dihedrals (or reserve_topology) fill them: empty, nothing of their kind runs
+    // (the bonded terms are active with maxbond, maxangle, maxdihedral > 0 only)
+    s.maxbond = s.maxangle = s.maxdihedral = 0;
+    s.release_topology();
     s.nnbr.resize(n);
     s.cell_of.resize(n);
-    s.nbond.resize(n);
-    s.nbond.zero();
-    s.maxbond = 0;
     s.nspecial.resize(0);
     s.maxspecial = 0;
     s.special_levels = 3;

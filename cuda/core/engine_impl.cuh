@@ -84,11 +84,29 @@ namespace cuda {
     DeviceArray<int> nangle, ndihedral, dihedral_type;
     DeviceArray<int4> angle_atoms, dihedral_atoms;
     int maxangle = 0, maxdihedral = 0;
+    // the bond, angle and dihedral lists freed (a system without them holds none: every
+    // reader takes an empty nbond, nangle, ndihedral as no terms of that kind)
+    void release_topology()
+    {
+      nbond.release();
+      bond_partner.release();
+      bond_type.release();
+      nangle.release();
+      angle_atoms.release();
+      ndihedral.release();
+      dihedral_atoms.release();
+      dihedral_type.release();
+    }
 
     // neighbour list
     double cutneighmax = 0, skin = 0;
     int every = 1, delay = 0;
     bool dist_check = true;
+    // xhold (the positions of the last build) is held only while something compares
+    // against it: the displacement test of check yes, or chain growth's own test (sticky
+    // once a chain growth step ran); else it stays empty
+    bool xhold_for_growth = false;
+    bool holds_xhold() const { return dist_check || xhold_for_growth; }
     int ago = 0;
     bool built = false;
     bool decided_on_device = false;    // the last decide_rebuild() ran the displacement test

@@ -21,7 +21,8 @@ namespace cuda {
 
   void name_device_arrays(Engine::Impl &s)
   {
-    // the atoms (x, v, f, xhold, image: one row per quantity, its three arrays summed)
+    // the atoms (x, v, f, xhold, image: one row per quantity, its three arrays summed;
+    // xhold held only with check yes or chain growth)
     name(s.x, "x");
     name(s.v, "v");
     name(s.f, "f");

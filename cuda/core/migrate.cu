@@ -437,14 +437,11 @@ namespace cuda {
     }
     s.order_host.resize(s.n);
     for (int i = 0; i < s.n; ++i) s.order_host[i] = i;
-    // per-atom arrays outside the registry, sized by the rows (no bonded terms here)
+    // per-atom arrays outside the registry, sized by the rows; no bonded terms here (the
+    // bond, angle and dihedral lists keep the host path), so their lists stay empty
     s.nnbr.resize(s.n);
-    s.nbond.resize(s.n);
-    s.nbond.zero();
-    s.nangle.resize(s.n);
-    s.nangle.zero();
-    s.ndihedral.resize(s.n);
-    s.ndihedral.zero();
+    s.maxbond = s.maxangle = s.maxdihedral = 0;
+    s.release_topology();
     for (auto &st : s.ev) st.valid = false;
     s.ev_valid = false;
     s.built = false;

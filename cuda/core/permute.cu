@@ -57,6 +57,7 @@ namespace cuda {
 
     template <typename T> void permute_rows(DeviceArray<T> &a, int rows, const Permutation &p)
     {
+      if (a.size() == 0) return;    // an array held only when needed (xhold) stays empty
       DeviceArray<T> out;
       out.resize(a.size());
       if (rows > 0 && p.n > 0) {

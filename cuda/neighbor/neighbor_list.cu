@@ -62,9 +62,11 @@ namespace cuda {
         int ci = static_cast<int>((x - box.lo[d]) / box.prd[d] * nc[d]);
         c[d] = min(max(ci, 0), nc[d] - 1);
       }
-      h0[i] = w[0];
-      h1[i] = w[1];
-      h2[i] = w[2];
+      if (h0) {    // xhold, where held (Impl::holds_xhold)
+        h0[i] = w[0];
+        h1[i] = w[1];
+        h2[i] = w[2];
+      }
       pos[i].x = static_cast<real>(w[0]);
       pos[i].y = static_cast<real>(w[1]);
       pos[i].z = static_cast<real>(w[2]);
@@ -323,6 +325,11 @@ namespace cuda {
     s.ago++;
     if (s.ago >= s.delay && s.ago % s.every == 0) {
       if (!s.dist_check) return true;
+      // (every build holds xhold with check yes, and set_neighbor, upload_atoms and a
+      // device rebuild call for a build first)
+      if (s.xhold[0].size() != (size_t) s.n)
+        throw std::logic_error("mesogpu: check yes without the positions of the last "
+                               "neighbour list build (internal error)");
       s.decided_on_device = true;
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 2, 0, sizeof(int)));
       double trigger = 0.25 * s.skin * s.skin;
@@ -373,6 +380,14 @@ namespace cuda {
     for (int d = 0; d < 3; ++d) {    // the box of this build, for the rebuild test
       s.lo_hold[d] = s.lo[d];
       s.hi_hold[d] = s.hi[d];
+    }
+    // the positions of this build (xhold), for the displacement test of check yes and
+    // chain growth; with neither nothing reads them and none are held (24 B/atom in mixed)
+    for (int d = 0; d < 3; ++d) {
+      if (s.holds_xhold())
+        s.xhold[d].resize(s.n);
+      else
+        s.xhold[d].release();
     }
     const BoxD box = s.box();
     const int3 nc = make_int3(s.ncell[0], s.ncell[1], s.ncell[2]);

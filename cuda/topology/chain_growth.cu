@@ -176,7 +176,9 @@ namespace cuda {
     s.cg_flags.resize(2);    // [0] moved, [1] bonds made
 
     // 1. a list that holds every pair within rc now
-    bool rebuild = !s.built || s.box_check;
+    // (its test needs xhold: held from the next build on, if check no left none)
+    s.xhold_for_growth = true;
+    bool rebuild = !s.built || s.box_check || s.xhold[0].size() != (size_t) s.n;
     if (!rebuild) {
       const double half = 0.5 * (p.reach - p.rc);
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.cg_flags.get(), 0, sizeof(int)));

@@ -141,9 +141,11 @@ namespace cuda {
     {
       BondEditResult r;
       if (nc <= 0 || s.n == 0) return r;
-      if (s.nbond.size() != (size_t) s.n)
-        throw std::runtime_error("mesogpu: bond edits need the bond lists (upload_bonds or "
-                                 "reserve_topology first)");
+      if (s.nbond.size() != (size_t) s.n) {    // no bond lists held: no atom has a bond
+        AllocLabel label("the bond lists");
+        s.nbond.resize(s.n);
+        s.nbond.zero();
+      }
       if (s.special_levels > 0 && s.maxspecial <= 0)
         throw std::runtime_error(
             "mesogpu: bond edits rebuild the special lists, and the device holds none: give "
@@ -227,7 +229,8 @@ namespace cuda {
     Impl &s = *impl;
     const size_t n = s.n;
     s.special_levels = std::max(0, std::min(3, special_levels));
-    if (bond_capacity > s.maxbond || s.nbond.size() != n) {
+    // (no capacity asked and no bonds: the lists stay empty, as upload_atoms left them)
+    if (bond_capacity > s.maxbond || (bond_capacity > 0 && s.nbond.size() != n)) {
       const int w = std::max(bond_capacity, s.maxbond);
       std::vector<int> nb(n, 0), p(n * w, 0), t(n * w, 0);
       if (s.nbond.size() == n) s.nbond.download(nb.data(), n);
