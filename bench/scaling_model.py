@@ -18,22 +18,23 @@ g_swap: atoms within the ghost cutoff of the face, rho * r_ghost * (cross-sectio
 ghost layers of earlier dimensions). Swaps along a dimension with one rank stay on the
 device (self swap) and cost ~L_self.
 
-Parameters and where they come from (bench/RESULTS.md, 2026-11-26):
-  c_host  6.6 ns/atom   LAMMPS's exchange + borders per rebuild, measured here on one CPU
-                        core (in.lj 256k atoms: Comm 0.218 s with 10 rebuilds vs 0.201 s
-                        with none)
-  c_io    40 ns/atom    download + upload of every owned atom and ghost and the host-side
-                        packing of run_style verlet/cuda's upload(): an estimate, NOT
-                        measured (to calibrate on the GPU machine)
-  t_fix   5 ms          per rebuild: fix device_setup, plan upload, list build (estimate)
-  L_swap  30 us         per host-staged swap: pack kernel, two synchronous copies, MPI
-                        (estimate); L_self 5 us (one kernel)
-  B_pcie  25 GB/s, B_link 10 GB/s (MPI shared memory within a node) or 25 GB/s (InfiniBand
-  NDR200 between nodes, 8 GPUs per node)
-The 'device rebuild' columns assume what the README's route plans next: exchange and
-borders on the device, t_rebuild = n * 0.5 ns + 0.3 ms, and swaps at 15 us; '+ CUDA-aware
-MPI' also sends device buffers directly, over NVLink within a node (B_nvlink 300 GB/s) and
-GPUDirect RDMA over InfiniBand between nodes (B_ib).
+Parameters and where they come from (bench/RESULTS.md):
+  rate    1.93e9 (<= 4M atoms per rank) and 1.75e9 atom-steps/s (more): LJ 2.048M and 16.4M
+          on one NVIDIA H200, mixed precision, list builds included (2026-11-26)
+  c_dev   4.1 ns per owned + ghost atom: the device rebuild's exchange + borders, measured
+          on 2 H200s at 16.4M atoms (36.6 ms per rebuild for 8.2M + 0.7M atoms; 4 ranks
+          measured 9.5 ns: a part does not scale with atoms)
+  B_pcie  70 GB/s, B_shm 12 GB/s: the forward exchange through page-locked host buffers
+          and MPI shared memory on the 4-H200 machine (pack + copy down 231 us, MPI 1,392
+          us, copy up + unpack 222 us for 2 swaps of 8.4 MB each per step)
+  L_swap  30 us per host-staged swap (estimate); L_self 5 us (one kernel)
+  c_host  6.6 ns/atom, c_io 40 ns/atom, t_fix 5 ms: the host rebuild path (c_io and t_fix
+          estimates; one H100 with ranks sharing it measured 152 ms per host rebuild at
+          1.02M atoms per rank, 2.7x this model)
+  B_ib    25 GB/s (InfiniBand NDR200 between nodes, 8 GPUs per node)
+The last column assumes the planned direct exchange between devices (CUDA IPC within a
+node over NVLink, B_nvlink 300 GB/s; GPUDirect RDMA between nodes at B_ib) with the
+measured device rebuild.
 """
 import argparse
 import itertools
@@ -67,7 +68,7 @@ def step_time(natoms, p, a, device_rebuild=False, nodes=1, direct=False):
     t = n / rate
     ext = list(sub)
     link = a.b_ib if nodes > 1 else a.b_shm
-    lswap = 15e-6 if device_rebuild else a.l_swap
+    lswap = a.l_swap
     for d in range(3):
         others = [ext[k] for k in range(3) if k != d]
         g = rho * rg * others[0] * others[1]
@@ -82,7 +83,7 @@ def step_time(natoms, p, a, device_rebuild=False, nodes=1, direct=False):
     nghost = rho * (ext[0] * ext[1] * ext[2]) - n if p > 1 else 0.0
     if p > 1:
         if device_rebuild:
-            trb = (n + nghost) * 0.5e-9 + 0.3e-3
+            trb = (n + nghost) * a.c_dev + a.t_dev_fix
         else:
             trb = (n + nghost) * (a.c_host + a.c_io) + a.t_fix
         t += trb / a.every
@@ -95,21 +96,24 @@ def main():
     ap.add_argument("--rc", type=float, default=2.5)
     ap.add_argument("--skin", type=float, default=0.3)
     ap.add_argument("--every", type=int, default=20)
-    ap.add_argument("--rate-small", type=float, default=1.56e9, help="atom-steps/s, <= 4M atoms")
-    ap.add_argument("--rate-large", type=float, default=1.26e9, help="atom-steps/s, > 4M atoms")
+    ap.add_argument("--rate-small", type=float, default=1.93e9, help="atom-steps/s, <= 4M atoms")
+    ap.add_argument("--rate-large", type=float, default=1.75e9, help="atom-steps/s, > 4M atoms")
+    ap.add_argument("--c-dev", type=float, default=4.1e-9,
+                    help="device rebuild: s per owned+ghost atom (exchange + borders)")
+    ap.add_argument("--t-dev-fix", type=float, default=0.0)
     ap.add_argument("--c-host", type=float, default=6.6e-9)
     ap.add_argument("--c-io", type=float, default=40e-9)
     ap.add_argument("--t-fix", type=float, default=5e-3)
     ap.add_argument("--l-swap", type=float, default=30e-6)
     ap.add_argument("--l-self", type=float, default=5e-6)
-    ap.add_argument("--b-pcie", type=float, default=25e9)
-    ap.add_argument("--b-shm", type=float, default=10e9)
+    ap.add_argument("--b-pcie", type=float, default=70e9)
+    ap.add_argument("--b-shm", type=float, default=12e9)
     ap.add_argument("--b-ib", type=float, default=25e9)
     ap.add_argument("--b-nvlink", type=float, default=300e9)
     a = ap.parse_args()
 
     print("Strong scaling (steps/s; speed-up over one GPU in parentheses)\n")
-    print("| atoms | GPUs | bricks | ghosts per rank | host rebuild (now) | device rebuild (planned) | + CUDA-aware MPI |")
+    print("| atoms | GPUs | bricks | ghosts per rank | host rebuild | device rebuild (measured cost) | + direct device exchange (planned) |")
     print("| ---: | ---: | --- | ---: | ---: | ---: | ---: |")
     for natoms in (2_048_000, 16_384_000):
         t1, _, _ = step_time(natoms, 1, a)
@@ -122,7 +126,7 @@ def main():
                   f"{1 / t:,.0f} ({t1 / t:.2f}) | {1 / td:,.0f} ({t1 / td:.2f}) | "
                   f"{1 / tc:,.0f} ({t1 / tc:.2f}) |")
     print("\nWeak scaling, 2,048,000 atoms per GPU (steps/s; efficiency against one GPU)\n")
-    print("| GPUs | atoms | host rebuild (now) | device rebuild (planned) | + CUDA-aware MPI |")
+    print("| GPUs | atoms | host rebuild | device rebuild (measured cost) | + direct device exchange (planned) |")
     print("| ---: | ---: | ---: | ---: | ---: |")
     t1, _, _ = step_time(2_048_000, 1, a)
     for p in (1, 2, 4, 8, 64):
