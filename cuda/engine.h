@@ -474,6 +474,28 @@ namespace cuda {
     // the CUDA device this process uses (before the first Engine; run_style verlet/cuda:
     // node-local rank mod device count)
     static void use_device(int dev);
+    // --- several MPI ranks, forward positions through CUDA IPC (core/ghosts_ipc.cu; the
+    // host side: DeviceComm, run_style verlet/cuda exchange ipc) -------------------------
+    // Each rank's receive area on its device: ipc_recv_area(n) makes it hold at least n
+    // doubles (grown with slack, old contents not kept) and returns true when it was
+    // (re)allocated, its cudaIpcMemHandle_t then in handle (IPC_HANDLE_BYTES bytes, for the
+    // ranks that send to this one) and its generation in *generation (a new number per
+    // allocation); false with a reason in `error` when the handle cannot be made.
+    static constexpr int IPC_HANDLE_BYTES = 64;
+    bool ipc_recv_area(size_t count, char *handle, unsigned long long *generation,
+                       std::string &error);
+    // another process's area on this node (any of its GPUs, or this one): the device
+    // pointer, null with a reason in `error`; ipc_close_peer releases it
+    static void *ipc_open_peer(const char *handle, std::string &error);
+    static void ipc_close_peer(void *peer);
+    // forward exchange through IPC, one swap: as pack_positions, then the packed values
+    // copied into the partner's area (peer, an ipc_open_peer pointer) at peer_offset
+    // doubles, then one stream synchronisation: they are there when it returns
+    void pack_positions_to_peer(int offset, int count, const double shift[3], bool shifted,
+                                void *peer, size_t peer_offset);
+    // the received positions from this rank's own area at area_offset doubles into rows
+    // first .. first + count (queued in stream order, no wait)
+    void unpack_positions_from_ipc(int first, int count, size_t area_offset);
 
     // the engine's state, for the parts of cuda/ that add force terms (core/engine_impl.cuh)
     struct Impl;

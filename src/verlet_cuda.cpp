@@ -68,6 +68,10 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
   const char *env = std::getenv("MESOGPU_GPU_SHARE");
   if (env && !mesogpu::parse_share(env, share_gpu, why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_GPU_SHARE: {}", why);
+  // the forward exchange of ghost positions: MESOGPU_EXCHANGE, then the keyword exchange
+  env = std::getenv("MESOGPU_EXCHANGE");
+  if (env && !mesogpu::parse_exchange(env, exchange_ipc, why))
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_EXCHANGE: {}", why);
   // the device memory report by array: MESOGPU_MEMORY_REPORT, then the keyword memory
   if (!mesogpu::memtable::parse_report_env(std::getenv("MESOGPU_MEMORY_REPORT"), memory_report,
                                            why))
@@ -85,6 +89,12 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
         error->all(FLERR, "run_style verlet/cuda: rebuild {}",
                    i + 1 < narg ? why : "needs a value (device or host)");
       i++;
+    } else if (strcmp(arg[i], "exchange") == 0) {
+      // ghost positions between ranks of one node: through host memory or CUDA IPC
+      if (i + 1 >= narg || !mesogpu::parse_exchange(arg[i + 1], exchange_ipc, why))
+        error->all(FLERR, "run_style verlet/cuda: exchange {}",
+                   i + 1 < narg ? why : "needs a value (host or ipc)");
+      i++;
     } else if (strcmp(arg[i], "memory") == 0) {
       // the device memory report by array at the end of setup and of the run
       if (i + 1 >= narg || (strcmp(arg[i + 1], "yes") != 0 && strcmp(arg[i + 1], "no") != 0))
@@ -94,7 +104,7 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
     } else {
       error->all(FLERR,
                  "run_style verlet/cuda: unknown keyword '{}' (allowed: share yes|no, rebuild "
-                 "device|host, memory yes|no)",
+                 "device|host, memory yes|no, exchange host|ipc)",
                  arg[i]);
     }
   }
@@ -351,6 +361,11 @@ void VerletCuda::upload()
         MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, world);
         if (any) rank_timing = std::make_unique<RankTiming>(lmp);
         device_comm->set_timing(rank_timing.get());
+        // exchange ipc: every rank takes it when one asks (MESOGPU_EXCHANGE may reach only
+        // some ranks), as the handle exchange pairs every rank with its partners
+        int ipc = exchange_ipc ? 1 : 0, any_ipc = 0;
+        MPI_Allreduce(&ipc, &any_ipc, 1, MPI_INT, MPI_MAX, world);
+        device_comm->set_exchange_ipc(any_ipc != 0);
       }
       device_comm->rebuild(*engine);    // the ghost plan of this borders()
       // bonded terms stored with newton_bond on leave forces on ghost rows

@@ -66,6 +66,9 @@ class VerletCuda : public Verlet, public DeviceContext {
   std::unique_ptr<class DeviceComm> device_comm;
   bool multi_rank = false, reverse_forces = false;
   bool share_gpu = false;    // several ranks of a node may share a GPU (keyword share)
+  // ghost positions forward between ranks of one node through CUDA IPC (keyword exchange
+  // ipc, MESOGPU_EXCHANGE=ipc; default host: src/cuda/device_comm.h)
+  bool exchange_ipc = false;
   // the device memory report by array (keyword memory, MESOGPU_MEMORY_REPORT)
   bool memory_report = false;
   void log_memory(const char *when);

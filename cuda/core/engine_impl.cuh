@@ -273,6 +273,13 @@ namespace cuda {
     DeviceArray<int> cg_newtype, cg_best, cg_flags;
     DeviceArray<unsigned long long> cg_key, cg_claim;
     DeviceArray<BondEdit> cg_candidates;
+
+    // forward positions through CUDA IPC (core/ghosts_ipc.cu): this rank's receive area
+    // (its own cudaMalloc block, so that its IPC handle names it from its base), the
+    // doubles asked for at its allocation and the allocation's generation
+    DeviceArray<double> ipc_recv;
+    size_t ipc_cap = 0;
+    unsigned long long ipc_gen = 0;
   };
 
   // the message of an ERR_TOPOLOGY record (topology/topology_edit.cu)

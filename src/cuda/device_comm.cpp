@@ -17,6 +17,7 @@
 #include "pair_hybrid_cuda.h"
 #include "rank_timing.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mpi.h>
 #include <typeinfo>
@@ -27,6 +28,11 @@ using mesogpu::cuda::Engine;
 
 DeviceComm::DeviceComm(LAMMPS *lmp) : Pointers(lmp), plan(lmp) {}
 
+DeviceComm::~DeviceComm()
+{
+  ipc_close_all();
+}
+
 void DeviceComm::rebuild(Engine &engine)
 {
   plan.rebuild();    // an error naming comm_style tiled, which has no such plan
@@ -34,6 +40,7 @@ void DeviceComm::rebuild(Engine &engine)
     error->one(FLERR, "run_style verlet/cuda: the ghost plan receives {} atoms, LAMMPS has {}",
                plan.nghost(), atom->nghost);
   engine.set_ghost_plan(plan.send_index());
+  ipc_plan(engine);
 }
 
 void DeviceComm::take_plan(Engine &engine, std::vector<CommBrickPlan::Swap> swaps,
@@ -41,6 +48,7 @@ void DeviceComm::take_plan(Engine &engine, std::vector<CommBrickPlan::Swap> swap
 {
   plan.assign(std::move(swaps), std::move(send));
   engine.set_ghost_plan(plan.send_index());
+  ipc_plan(engine);
 }
 
 // the phase of a swap's part: what 0 pack + D2H, 1 MPI, 2 H2D + unpack, 3 self swap
@@ -81,6 +89,10 @@ void DeviceComm::forward_swaps(Engine &engine, int width, int tag, Copy copy, Pa
 
 void DeviceComm::forward(Engine &engine)
 {
+  if (ipc_on) {
+    forward_ipc(engine);
+    return;
+  }
   using Swap = CommBrickPlan::Swap;
   forward_swaps(
       engine, 3, 0,

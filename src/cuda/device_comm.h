@@ -10,6 +10,10 @@
    order (later swaps send ghosts earlier ones received). Reverse: ghost forces
    added to their owners, swaps in reverse order (bonded terms with newton_bond
    on). Also the node-local rank and size for the device choice (gpu_choice.h).
+   run_style verlet/cuda exchange ipc: forward positions device to device through
+   CUDA IPC between ranks of one node (forward_ipc in device_comm.cpp, the device
+   side core/ghosts_ipc.cu): no host copies, a one-int MPI token per swap; the
+   host path when a partner is on another node or an IPC call fails (logged).
 ------------------------------------------------------------------------- */
 
 #ifndef MESOGPU_DEVICE_COMM_H
@@ -17,6 +21,9 @@
 
 #include "comm_brick_plan.h"
 
+#include <array>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace mesogpu {
@@ -30,6 +37,7 @@ namespace LAMMPS_NS {
 class DeviceComm : protected Pointers {
  public:
   explicit DeviceComm(class LAMMPS *);
+  ~DeviceComm() override;
 
   // after comm->borders() and the upload of owned atoms and ghosts: the plan, its send
   // lists on the device; an error when the ghost count is not the plan's
@@ -59,6 +67,11 @@ class DeviceComm : protected Pointers {
 
   // per-phase timing of the swaps (MESOGPU_RANK_TIMING; null: none)
   void set_timing(class RankTiming *t) { timing = t; }
+  // forward positions through CUDA IPC where every partner is on this node (run_style
+  // verlet/cuda exchange ipc); set before the first rebuild/take_plan
+  void set_exchange_ipc(bool ipc) { want_ipc = ipc; }
+  // the last plan's forward positions go through CUDA IPC
+  bool ipc_active() const { return ipc_on; }
 
  private:
   CommBrickPlan plan;
@@ -70,6 +83,32 @@ class DeviceComm : protected Pointers {
   template <class Copy, class Pack, class Unpack>
   void forward_swaps(mesogpu::cuda::Engine &engine, int width, int tag, Copy copy, Pack pack,
                      Unpack unpack);
+
+  // --- exchange ipc (device_comm.cpp, "CUDA IPC") ---
+  bool want_ipc = false;       // asked for
+  bool ipc_on = false;         // the current plan runs through IPC
+  bool ipc_failed = false;     // fell back to the host for the rest of this run style
+  bool ipc_logged = false;     // rank 0 logged the path
+  std::vector<int> node_of;    // per world rank: its node (world rank of the node's first)
+  // this rank's receive area: its handle and allocation generation (as sent to partners)
+  std::array<char, 64> area_handle{};
+  unsigned long long area_gen = 0;
+  // a partner's area opened here (by partner rank): its generation and mapped pointer
+  struct Peer {
+    unsigned long long gen = 0;
+    void *ptr = nullptr;
+  };
+  std::map<int, Peer> peers;
+  // per swap: where its ghosts land in this rank's area, and where this rank's sent atoms
+  // go in the partner's (doubles), the partner's mapped area
+  std::vector<size_t> recv_offset, peer_offset;
+  std::vector<void *> peer_area;
+  // after each new plan: decide (collectively) whether it runs through IPC, exchange and
+  // open the handles
+  void ipc_plan(mesogpu::cuda::Engine &engine);
+  void ipc_fall_back(int code, const std::string &why);
+  void ipc_close_all();
+  void forward_ipc(mesogpu::cuda::Engine &engine);
 };
 
 }    // namespace LAMMPS_NS

@@ -72,6 +72,23 @@ inline bool parse_rebuild(const char *value, bool &device, std::string &error)
   return true;
 }
 
+// run_style verlet/cuda exchange host|ipc (or MESOGPU_EXCHANGE): the per-step forward of
+// ghost positions on several ranks through host memory (false) or device to device
+// through CUDA IPC (true)
+inline bool parse_exchange(const char *value, bool &ipc, std::string &error)
+{
+  const std::string v = value ? value : "";
+  if (v == "host") {
+    ipc = false;
+  } else if (v == "ipc") {
+    ipc = true;
+  } else {
+    error = "'" + v + "' is not host or ipc";
+    return false;
+  }
+  return true;
+}
+
 }    // namespace mesogpu
 
 #endif

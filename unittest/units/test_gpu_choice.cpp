@@ -77,3 +77,21 @@ TEST(GpuChoice, ShareValues)
   EXPECT_NE(error.find("'maybe' is not yes or no"), std::string::npos);
   EXPECT_FALSE(mesogpu::parse_share(nullptr, share, error));
 }
+
+// run_style verlet/cuda exchange host|ipc and MESOGPU_EXCHANGE
+TEST(GpuChoice, ParseExchange)
+{
+  bool ipc = true;
+  std::string error;
+  EXPECT_TRUE(mesogpu::parse_exchange("host", ipc, error));
+  EXPECT_FALSE(ipc);
+  EXPECT_TRUE(mesogpu::parse_exchange("ipc", ipc, error));
+  EXPECT_TRUE(ipc);
+  for (const char *bad : {"IPC", "nvlink", "", "yes"}) {
+    ipc = true;
+    EXPECT_FALSE(mesogpu::parse_exchange(bad, ipc, error)) << bad;
+    EXPECT_TRUE(ipc) << bad;    // unchanged on a bad value
+    EXPECT_NE(error.find(std::string("'") + bad + "' is not host or ipc"), std::string::npos);
+  }
+  EXPECT_FALSE(mesogpu::parse_exchange(nullptr, ipc, error));
+}

@@ -1,0 +1,167 @@
+/* mesogpu: the forward exchange of ghost positions through CUDA IPC (run_style verlet/cuda
+ * exchange ipc; see engine.h, "forward positions through CUDA IPC"). Each rank exports one
+ * receive area on its device (cudaIpcGetMemHandle); a rank that sends to it opens the
+ * handle (cudaIpcOpenMemHandle, any GPU of the node or the same one), packs a swap into its
+ * own comm_buf with the kernel of pack_positions and copies it device to device into the
+ * partner's area; the partner unpacks from its area with the kernel of unpack_positions.
+ * No host copy on either side: the host only sends a one-int token per swap
+ * (src/cuda/device_comm.cpp, which also argues why a sender never overwrites an area
+ * before its owner's unpack of the previous step has read it).
+ *
+ * The kernels are those of core/ghosts.cu (the same arithmetic, so both paths give the
+ * same trajectory bit for bit). The pack kernel could write straight into the peer's
+ * memory (one pass less over the data) where the GPUs have peer access; the copy is kept
+ * because it also works without peer access (the driver stages it) and on one GPU. */
+
+#include "core/engine_impl.cuh"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace mesogpu {
+namespace cuda {
+
+  static_assert(sizeof(cudaIpcMemHandle_t) == Engine::IPC_HANDLE_BYTES,
+                "Engine::IPC_HANDLE_BYTES must be the size of cudaIpcMemHandle_t");
+
+  namespace {
+
+    // pack_xyz_kernel of core/ghosts.cu (positions: shifted across a periodic side)
+    __global__ void ipc_pack_xyz_kernel(int count, const int *send, const acc *x0, const acc *x1,
+                                        const acc *x2, double3 shift, int shifted, double *buf)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int j = send[k];
+      const double a = static_cast<double>(x0[j]), b = static_cast<double>(x1[j]),
+                   c = static_cast<double>(x2[j]);
+      buf[3 * (size_t) k + 0] = shifted ? a + shift.x : a;
+      buf[3 * (size_t) k + 1] = shifted ? b + shift.y : b;
+      buf[3 * (size_t) k + 2] = shifted ? c + shift.z : c;
+    }
+
+    // unpack_xyz_kernel of core/ghosts.cu, with the kernels' packed copy pos
+    __global__ void ipc_unpack_xyz_kernel(int count, int first, const double *buf, acc *x0, acc *x1,
+                                          acc *x2, PosType<real> *pos)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int i = first + k;
+      const acc a = static_cast<acc>(buf[3 * (size_t) k + 0]),
+                b = static_cast<acc>(buf[3 * (size_t) k + 1]),
+                c = static_cast<acc>(buf[3 * (size_t) k + 2]);
+      x0[i] = a;
+      x1[i] = b;
+      x2[i] = c;
+      pos[i].x = static_cast<real>(a);
+      pos[i].y = static_cast<real>(b);
+      pos[i].z = static_cast<real>(c);
+    }
+
+    std::string cuda_text(const char *call, cudaError_t e)
+    {
+      return std::string(call) + ": " + cudaGetErrorString(e);
+    }
+
+  }    // namespace
+
+  bool Engine::ipc_recv_area(size_t count, char *handle, unsigned long long *generation,
+                             std::string &error)
+  {
+    Impl &s = *impl;
+    error.clear();
+    if (count > s.ipc_cap || !s.ipc_recv.get()) {
+      // a quarter more than asked (and at least 64 Ki doubles): the ghost counts move a
+      // little at each reneighbouring, so reallocations (and new handles) stay rare
+      const size_t cap = std::max<size_t>(count + count / 4, 65536);
+      AllocLabel label("the IPC receive area of the ghost exchange");
+      s.ipc_recv.resize(cap);
+      s.ipc_cap = cap;
+      s.ipc_gen++;
+    } else {
+      return false;
+    }
+    cudaIpcMemHandle_t h;
+    const cudaError_t e = cudaIpcGetMemHandle(&h, s.ipc_recv.get());
+    if (e != cudaSuccess) {
+      cudaGetLastError();    // not sticky: the host path takes over
+      error = cuda_text("cudaIpcGetMemHandle", e);
+      s.ipc_cap = 0;    // ask again (and fail again) at the next plan
+      return false;
+    }
+    std::memcpy(handle, &h, sizeof(h));
+    *generation = s.ipc_gen;
+    return true;
+  }
+
+  void *Engine::ipc_open_peer(const char *handle, std::string &error)
+  {
+    error.clear();
+    cudaIpcMemHandle_t h;
+    std::memcpy(&h, handle, sizeof(h));
+    void *p = nullptr;
+    // lazy peer access: the mapping of another GPU's memory enables the access it needs
+    const cudaError_t e = cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      error = cuda_text("cudaIpcOpenMemHandle", e);
+      return nullptr;
+    }
+    return p;
+  }
+
+  void Engine::ipc_close_peer(void *peer)
+  {
+    if (!peer) return;
+    // (errors ignored: also called at the end, when the partner may be gone already)
+    if (cudaIpcCloseMemHandle(peer) != cudaSuccess) cudaGetLastError();
+  }
+
+  void Engine::pack_positions_to_peer(int offset, int count, const double shift[3], bool shifted,
+                                      void *peer, size_t peer_offset)
+  {
+    Impl &s = *impl;
+    if (count < 0 || offset < 0 || (size_t) offset + count > s.comm_send.size())
+      throw std::logic_error("mesogpu: pack_positions_to_peer: send list entries " +
+                             std::to_string(offset) + " + " + std::to_string(count) +
+                             " outside the plan's " + std::to_string(s.comm_send.size()));
+    if (count > 0) {
+      if (!peer) throw std::logic_error("mesogpu: pack_positions_to_peer: no partner area");
+      AllocLabel label("the ghost exchange buffer");
+      if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
+      ipc_pack_xyz_kernel<<<blocks(count), BLOCK>>>(
+          count, s.comm_send.get() + offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
+          make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.comm_buf.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+      // cudaMemcpyDefault: unified addressing tells the copy which device holds each side
+      // (the partner's GPU, over NVLink or PCIe, or this one)
+      MESOGPU_CUDA_CALL(cudaMemcpyAsync(static_cast<double *>(peer) + peer_offset, s.comm_buf.get(),
+                                        3 * (size_t) count * sizeof(double), cudaMemcpyDefault, 0));
+    }
+    // always, also for an empty swap: every kernel queued before (this rank's unpacks of
+    // earlier swaps from its own area included) has finished when the token goes out
+    MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+  }
+
+  void Engine::unpack_positions_from_ipc(int first, int count, size_t area_offset)
+  {
+    Impl &s = *impl;
+    if (count < 0 || first < s.nlocal || (long long) first + count > s.n)
+      throw std::logic_error("mesogpu: unpack_positions_from_ipc: ghost rows " +
+                             std::to_string(first) + " + " + std::to_string(count) + " outside " +
+                             std::to_string(s.nlocal) + " .. " + std::to_string(s.n));
+    if (count == 0) return;
+    if (area_offset + 3 * (size_t) count > s.ipc_cap)
+      throw std::logic_error("mesogpu: unpack_positions_from_ipc: " + std::to_string(count) +
+                             " atoms at " + std::to_string(area_offset) + " outside the area of " +
+                             std::to_string(s.ipc_cap) + " doubles");
+    ipc_unpack_xyz_kernel<<<blocks(count), BLOCK>>>(count, first, s.ipc_recv.get() + area_offset,
+                                                    s.x[0].get(), s.x[1].get(), s.x[2].get(),
+                                                    s.pos.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+}    // namespace cuda
+}    // namespace mesogpu

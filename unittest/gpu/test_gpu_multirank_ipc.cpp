@@ -1,0 +1,187 @@
+/* GPU tests of the forward exchange of ghost positions through CUDA IPC (run_style
+   verlet/cuda exchange ipc: src/cuda/device_comm_ipc.cpp, cuda/core/ghosts_ipc.cu). A hot
+   LJ liquid (T = 3, skin 0.1, neigh_modify every 1 delay 0 check yes: a new plan, and with
+   it a new exchange of IPC handles, every few steps) runs 200 steps on the ranks of one
+   node (sharing the GPU) with
+   - exchange ipc against exchange host, both with rebuild device (the plan of
+     take_plan) and with rebuild host (the plan of DeviceComm::rebuild): the same kernels
+     and values on the same ranks, so the trajectories agree to round-off (positions within
+     1e-12 of the box in double), and both agree with one-rank CPU LAMMPS;
+   - MESOGPU_EXCHANGE=ipc without the keyword: the IPC path too;
+   - the log: on several ranks the IPC runs say "through CUDA IPC", the host runs do not
+     (on one rank there is no exchange, and neither says it).
+   Run under mpirun -np 1, 2, 4 (ctest gpu:multirank_ipc_np*). Needs a GPU: exits 77
+   otherwise. Strict tolerances need MESOGPU_PRECISION=double. Bad keyword values: the
+   CPU tests lammps:verlet_cuda_keyword_*exchange*. */
+
+#include "atom.h"
+#include "domain.h"
+#include "lammps.h"
+#include "library.h"
+#include "neighbor.h"
+
+#include "gpu_test_util.h"
+#include "lmp_session.h"
+#include "mesogpu_cuda.h"
+#include "multirank_test_util.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mpi.h>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace gpu_test;
+using namespace multirank_test;
+
+namespace {
+
+#if defined(MESOGPU_PREC_DOUBLE)
+const double TRAJ_TOL = 1e-8;     // against the CPU
+const double SAME_TOL = 1e-12;    // ipc against host on the same ranks
+const int TRAJ_STEPS = 200;
+const char *PREC = "double";
+#else
+const double TRAJ_TOL = 2e-3;
+const double SAME_TOL = 2e-3;    // float forces: a reduction order may differ between runs
+const int TRAJ_STEPS = 50;
+const char *PREC = "mixed or single";
+#endif
+
+const char *IPC_LINE = "through CUDA IPC";
+
+// a hot LJ liquid (T = 3), made once on rank 0 (create_atoms numbers atoms by rank)
+std::string write_hot_lj()
+{
+  static const std::string path = write_data_on_rank0(
+      "ipc_lj", {"units lj", "atom_style atomic", "lattice fcc 0.8442",
+                 "region box block 0 8 0 8 0 8", "create_box 1 box", "create_atoms 1 box",
+                 "mass 1 1.0", "displace_atoms all random 0.05 0.05 0.05 4411 units box",
+                 "velocity all create 3.0 19283 mom yes rot no dist gaussian"});
+  return path;
+}
+
+struct Result {
+  double pe = 0, ke = 0;
+  std::vector<double> x, v;
+  double box[3] = {0, 0, 0};
+  long long builds = -1;
+  std::string log;    // rank 0
+};
+
+// the hot liquid for TRAJ_STEPS steps; style: "" for CPU LAMMPS, else the run_style
+// verlet/cuda keywords after "share yes"
+Result run_lj(MPI_Comm comm, const char *style, const std::string &tag)
+{
+  const bool dev = style != nullptr;
+  Lmp l(comm);
+  const std::string logfile = shared_path("ipc_log_" + tag, ".lammps", comm);
+  l.cmds({"log " + logfile, "units lj", "atom_style atomic", "atom_modify map array",
+          "read_data " + write_hot_lj(), "pair_style " + S(dev, "lj/cut") + " 2.5",
+          "pair_coeff 1 1 1.0 1.0 2.5", "neighbor 0.1 bin",
+          "neigh_modify every 1 delay 0 check yes", "timestep 0.004",
+          "thermo_style custom step temp pe press", "thermo " + std::to_string(TRAJ_STEPS),
+          "fix 1 all " + S(dev, "nve")});
+  if (dev) l.cmd(std::string("run_style verlet/cuda share yes ") + style);
+  l.cmd("run " + std::to_string(TRAJ_STEPS) + " post no");
+  Result r;
+  r.pe = l.thermo("pe");
+  r.ke = l.thermo("ke");
+  r.x = l.gather("x");
+  r.v = l.gather("v");
+  r.builds = l.lmp->neighbor->ncalls;
+  for (int d = 0; d < 3; ++d) r.box[d] = l.lmp->domain->prd[d];
+  l.cmd("log none");
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  if (me == 0) {
+    std::ifstream in(logfile);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    r.log = ss.str();
+  }
+  return r;
+}
+
+// a against b: positions (minimum image, over the box), velocities, energies
+void expect_close(const char *name, const Result &a, const Result &b, double tol)
+{
+  const double dpe = rel(a.pe, b.pe), dke = rel(a.ke, b.ke);
+  const double dx = position_diff(a.x, b.x, a.box), dv = max_rel_diff(a.v, b.v);
+  if (world_rank() == 0)
+    printf("[gpu] hot LJ on %d ranks, %s: pe %.2e ke %.2e x %.2e v %.2e, builds %lld vs %lld "
+           "after %d steps (%s)\n",
+           world_size(), name, dpe, dke, dx, dv, a.builds, b.builds, TRAJ_STEPS, PREC);
+  EXPECT_LE(dpe, tol) << name;
+  EXPECT_LE(dke, tol) << name;
+  EXPECT_LE(dx, tol) << name;
+  EXPECT_LE(dv, tol) << name;
+}
+
+// the IPC path ran exactly where it should (rank 0's log)
+void expect_path(const Result &r, bool ipc, const char *name)
+{
+  if (world_rank() != 0) return;
+  const bool said = r.log.find(IPC_LINE) != std::string::npos;
+  EXPECT_EQ(said, ipc && world_size() > 1) << name << "\n" << r.log;
+  // no fallback on the ranks of one node
+  EXPECT_EQ(r.log.find("through the host instead"), std::string::npos) << name << "\n" << r.log;
+}
+
+void ipc_against_host(const char *rebuild)
+{
+  const std::string host_kw = std::string("rebuild ") + rebuild + " exchange host";
+  const std::string ipc_kw = std::string("rebuild ") + rebuild + " exchange ipc";
+  const Result host = run_lj(MPI_COMM_WORLD, host_kw.c_str(), std::string("host_") + rebuild);
+  const Result ipc = run_lj(MPI_COMM_WORLD, ipc_kw.c_str(), std::string("ipc_") + rebuild);
+  expect_close((std::string("exchange ipc vs host, rebuild ") + rebuild).c_str(), ipc, host,
+               SAME_TOL);
+  EXPECT_EQ(ipc.builds, host.builds);
+  EXPECT_GT(ipc.builds, 5);    // several plans, each with its exchange of handles
+  expect_path(ipc, true, "exchange ipc");
+  expect_path(host, false, "exchange host");
+  if (world_rank() == 0) {
+    const Result cpu = run_lj(MPI_COMM_SELF, nullptr, std::string("cpu_") + rebuild);
+    expect_close((std::string("exchange ipc vs 1-rank CPU, rebuild ") + rebuild).c_str(), ipc, cpu,
+                 TRAJ_TOL);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+}    // namespace
+
+// plans made on the device (DeviceComm::take_plan)
+TEST(MultiRankIpc, MatchesHostRebuildDevice)
+{
+  ipc_against_host("device");
+}
+
+// plans read from LAMMPS's comm after the host's borders (DeviceComm::rebuild)
+TEST(MultiRankIpc, MatchesHostRebuildHost)
+{
+  ipc_against_host("host");
+}
+
+// MESOGPU_EXCHANGE=ipc without the keyword, and the keyword over the variable
+TEST(MultiRankIpc, EnvironmentVariable)
+{
+  setenv("MESOGPU_EXCHANGE", "ipc", 1);
+  const Result env = run_lj(MPI_COMM_WORLD, "", "env_ipc");
+  const Result kw = run_lj(MPI_COMM_WORLD, "exchange host", "env_kw_host");
+  unsetenv("MESOGPU_EXCHANGE");
+  expect_path(env, true, "MESOGPU_EXCHANGE=ipc");
+  expect_path(kw, false, "MESOGPU_EXCHANGE=ipc, exchange host");
+  expect_close("MESOGPU_EXCHANGE=ipc vs exchange host", env, kw, SAME_TOL);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+int main(int argc, char **argv)
+{
+  return multirank_test::run_all_ranks(argc, argv, PREC);
+}
