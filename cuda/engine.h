@@ -450,22 +450,25 @@ namespace cuda {
     // Domain::pbc() on the owned rows for the global box lo..hi (periodic[d] != 0: wrap,
     // image counts follow); drops the ghost rows
     void wrap_owned(const double lo[3], const double hi[3], const int periodic[3]);
-    // CommBrick::exchange, one dimension: owned rows with x[dim] outside [lo, hi) leave,
-    // their records (record_width() doubles each) go to `records`; returns how many
-    int exchange_leaving(int dim, double lo, double hi, std::vector<double> &records);
-    // the staying rows (their order kept) and then the `count` arriving records
+    // CommBrick::exchange, one dimension: owned rows with x[dim] outside [lo, hi) leave;
+    // `count` of them, their records (record_width() doubles each, in CommBrick's send
+    // order) in the page-locked exchange_buffer(0), which is returned
+    const double *exchange_leaving(int dim, double lo, double hi, int &count);
+    // the staying rows as CommBrick leaves them (each hole filled from the end), then the
+    // `count` arriving records (buf may be exchange_buffer(1); free again on return)
     void exchange_arrivals(const double *records, int count);
     int record_width() const;
     int record_offset(const std::string &name) const;    // e.g. "xx", "xy", "xz"
     // CommBrick::borders, one swap: rows nfirst .. nlast-1 (owned, then ghosts received so
     // far) with lo <= x[dim] <= hi, in row order, appended to `send`; returns how many.
     // border_pack: their border records (x + shift when shifted, tag, type, mask: 6
-    // doubles) into buf; border_receive: records that become the next ghosts;
+    // doubles) into the page-locked exchange_buffer(0), returned; border_receive: records
+    // that become the next ghosts (buf may be exchange_buffer(1); free again on return);
     // border_copy: a swap with this rank itself. border_finish: the rows (owned + ghosts)
     // of all arrays; then set_ghost_plan and build_neighbor_list.
     static constexpr int BORDER_WIDTH = 6;
     int border_select(int dim, double lo, double hi, int nfirst, int nlast, std::vector<int> &send);
-    void border_pack(const double shift[3], bool shifted, std::vector<double> &buf);
+    const double *border_pack(const double shift[3], bool shifted);
     void border_receive(const double *buf, int count);
     void border_copy(const double shift[3], bool shifted);
     void border_finish();

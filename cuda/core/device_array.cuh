@@ -118,6 +118,8 @@ namespace cuda {
       }
       T *get() const { return ptr; }
       size_t size() const { return count; }
+      // elements the block holds (resize up to it keeps the contents and allocates nothing)
+      size_t capacity() const { return cap; }
       // the blocks change hands; each array's row is charged for the block it holds now
       // (so a named array stays charged to its name after a sort's permute_rows, and the
       // scratch array that frees its old block is charged for that, not the name)

@@ -46,6 +46,7 @@ namespace cuda {
     DeviceArray<char> mig_flag, mig_scratch;
     DeviceArray<double> mig_rec, ghost_rec;
     int mig_nkeep = 0, mig_nghost = 0, mig_nsel = 0;
+    int mig_nmove = 0;    // rows an exchange moves into the holes (core/migrate.cu)
     // the first `count` device sums of `a` summed over ranks in place (one rank: nothing)
     void sum_over_ranks(DeviceArray<double> &a, int count)
     {

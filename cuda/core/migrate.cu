@@ -41,6 +41,39 @@ namespace cuda {
         out[i] = s >= 0 ? old[s] : static_cast<T>(p.rec[(size_t) (-1 - s) * p.stride + p.offset]);
       }
 
+      // RowEdit: the few rows that fill the holes of the leavers (sources past every hole)
+      template <typename T>
+      __global__ void move_rows_kernel(int count, const int *dst, const int *src, T *a)
+      {
+        const int k = blockIdx.x * blockDim.x + threadIdx.x;
+        if (k < count) a[dst[k]] = a[src[k]];
+      }
+
+      template <typename T>
+      __global__ void arrive_rows_kernel(int count, int first, const double *rec, int stride,
+                                         int offset, T *a)
+      {
+        const int k = blockIdx.x * blockDim.x + threadIdx.x;
+        if (k < count) a[first + k] = static_cast<T>(rec[(size_t) k * stride + offset]);
+      }
+
+      // the array sized to n rows, its first `keep` kept. A block too small is replaced by
+      // one with 1/64 more rows: the counts of a rank change a little at every rebuild, and
+      // without the slack each small growth would cost a cudaMalloc and a (synchronising)
+      // cudaFree of every per-atom array
+      template <typename T> void grow_rows(DeviceArray<T> &a, size_t n, size_t keep)
+      {
+        if (n > a.capacity()) {
+          DeviceArray<T> b;
+          b.resize(n + n / 64 + 256);
+          if (keep)
+            MESOGPU_CUDA_CALL(
+                cudaMemcpyAsync(b.get(), a.get(), keep * sizeof(T), cudaMemcpyDeviceToDevice, 0));
+          a.swap(b);    // b frees the old block after the copy (cudaFree waits for it)
+        }
+        a.resize(n);
+      }
+
     }    // namespace
 
     template <typename T> Migrate column_migration(DeviceArray<T> *a)
@@ -62,6 +95,25 @@ namespace cuda {
         }
         a->swap(out);
       };
+      // in place: only the moved, arrived and ghost rows are written (the rebuild above
+      // reads and writes every row of a new block)
+      m.edit = [a](const RowEdit &e) {
+        if (a->size() == 0) return;    // an array this run does not use (rmass)
+        if (e.nmove > 0) {             // before a growth: the sources lie past nkeep
+          move_rows_kernel<T><<<blocks(e.nmove), BLOCK>>>(e.nmove, e.dst, e.src, a->get());
+          MESOGPU_CUDA_LAUNCH_CHECK();
+        }
+        grow_rows(*a, (size_t) e.n, (size_t) e.nkeep);
+        if (e.narrive > 0) {
+          arrive_rows_kernel<T><<<blocks(e.narrive), BLOCK>>>(e.narrive, e.nkeep, e.rec, e.stride,
+                                                              e.offset, a->get());
+          MESOGPU_CUDA_LAUNCH_CHECK();
+        }
+        const int first = e.nkeep + e.narrive;
+        if (e.n > first)    // ghost rows zero
+          MESOGPU_CUDA_CALL(
+              cudaMemsetAsync(a->get() + first, 0, (size_t) (e.n - first) * sizeof(T), 0));
+      };
       return m;
     }
 
@@ -69,6 +121,7 @@ namespace cuda {
     {
       Migrate m;
       m.rebuild = [a](const RowPlan &p) { a->resize(p.n); };
+      m.edit = [a](const RowEdit &e) { grow_rows(*a, (size_t) e.n, 0); };    // rewritten later
       return m;
     }
 
@@ -114,24 +167,6 @@ namespace cuda {
       if (i >= n) return;
       const double v = static_cast<double>(xd[i]);
       flag[i] = (v < lo || v >= hi) ? 1 : 0;
-    }
-
-    // the leaving rows in order into leave, the staying ones in order into keep
-    __global__ void split_kernel(int n, const int *flag, const int *pos, int *keep, int *leave)
-    {
-      const int i = blockIdx.x * blockDim.x + threadIdx.x;
-      if (i >= n) return;
-      if (flag[i])
-        leave[pos[i]] = i;
-      else
-        keep[i - pos[i]] = i;
-    }
-
-    __global__ void source_kernel(int nkeep, int n, const int *keep, int *src)
-    {
-      const int i = blockIdx.x * blockDim.x + threadIdx.x;
-      if (i >= n) return;
-      src[i] = i < nkeep ? keep[i] : -1 - (i - nkeep);
     }
 
     __global__ void iota_kernel(int n, int *a)
@@ -280,34 +315,84 @@ namespace cuda {
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
-  int Engine::exchange_leaving(int dim, double lo, double hi, std::vector<double> &records)
+  // CommBrick::exchange()'s loop, replayed on the leaving rows alone: "while (i < nlocal)
+  // if x[i] leaves { pack i; copy nlocal-1 into i; nlocal-- } else i++". The k-th hole
+  // (ascending) takes the k-th staying row counted from the end, and a row copied into a
+  // hole that leaves too is packed right after the hole's own atom. So the device keeps
+  // LAMMPS's order (rows and send order) and moves only as many rows as leave, instead
+  // of compacting every array.
+  namespace {
+    void replay_exchange(const std::vector<int> &leave, int n, std::vector<int> &order,
+                         std::vector<int> &dst, std::vector<int> &src)
+    {
+      const int m = static_cast<int>(leave.size());
+      order.clear();
+      dst.clear();
+      src.clear();
+      int a = 0, b = m - 1, end = n;    // leave[a..b]: not yet packed; rows end..: gone
+      while (a <= b && leave[a] < end) {
+        const int i = leave[a++];
+        int cur = i;    // the row whose atom sits in row i now
+        for (;;) {
+          order.push_back(cur);
+          --end;    // row end (the last one) is copied into row i
+          if (end == i) break;
+          if (b >= a && leave[b] == end) {    // it leaves as well: packed next
+            cur = end;
+            --b;
+            continue;
+          }
+          dst.push_back(i);
+          src.push_back(end);
+          break;
+        }
+      }
+      if ((int) order.size() != m || end != n - m)
+        throw std::logic_error("mesogpu: exchange: the replay of CommBrick's loop lost rows");
+    }
+  }    // namespace
+
+  const double *Engine::exchange_leaving(int dim, double lo, double hi, int &count)
   {
     Impl &s = *impl;
     if (dim < 0 || dim > 2) throw std::logic_error("mesogpu: exchange_leaving: dimension");
     AllocLabel label("the atom exchange of a rebuild");
     const int n = s.nlocal;
-    s.mig_count.resize(std::max(n, 1));    // flags
-    s.mig_src.resize(std::max(n, 1));      // their scan
-    s.mig_keep.resize(std::max(n, 1));
-    s.mig_leave.resize(std::max(n, 1));
     int nleave = 0;
     if (n > 0) {
+      s.mig_count.resize(n);    // flags
+      s.mig_src.resize(n);      // their scan
       leave_flag_kernel<<<blocks(n), BLOCK>>>(n, s.x[dim].get(), lo, hi, s.mig_count.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
       nleave = scan_flags(s, s.mig_count.get(), s.mig_src.get(), n);
-      split_kernel<<<blocks(n), BLOCK>>>(n, s.mig_count.get(), s.mig_src.get(), s.mig_keep.get(),
-                                         s.mig_leave.get());
-      MESOGPU_CUDA_LAUNCH_CHECK();
     }
     s.mig_nkeep = n - nleave;
+    s.mig_nmove = 0;
+    count = nleave;
     const int w = s.per_atom.record_width();
-    records.resize((size_t) nleave * w);
-    if (nleave > 0) {
-      s.mig_rec.resize((size_t) nleave * w);
-      s.per_atom.pack_all(s.mig_leave.get(), nleave, s.mig_rec.get());
-      s.mig_rec.download(records.data(), records.size());
-    }
-    return nleave;
+    double *records = exchange_buffer(0, (size_t) nleave * w);
+    if (nleave == 0) return records;    // most dimensions of most rebuilds: nothing else
+    // the leaving rows ascending (nleave ints down, not the flags of all rows)
+    s.mig_leave.resize(nleave);
+    select_kernel<<<blocks(n), BLOCK>>>(n, 0, s.mig_count.get(), s.mig_src.get(),
+                                        s.mig_leave.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    std::vector<int> leave(nleave), order, dst, src;
+    s.mig_leave.download(leave.data(), nleave);
+    replay_exchange(leave, n, order, dst, src);
+    // one upload: the send order, then the holes and the rows that fill them
+    const int nmove = static_cast<int>(dst.size());
+    order.insert(order.end(), dst.begin(), dst.end());
+    order.insert(order.end(), src.begin(), src.end());
+    s.mig_keep.upload(order);
+    s.mig_nmove = nmove;
+    s.mig_rec.resize((size_t) nleave * w);
+    s.per_atom.pack_all(s.mig_keep.get(), nleave, s.mig_rec.get());
+    // into the page-locked send buffer: a DMA copy, no staging through pageable memory
+    MESOGPU_CUDA_CALL(cudaMemcpyAsync(
+        records, s.mig_rec.get(), (size_t) nleave * w * sizeof(double), cudaMemcpyDeviceToHost, 0));
+    MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+    return records;
   }
 
   void Engine::exchange_arrivals(const double *records, int count)
@@ -318,14 +403,15 @@ namespace cuda {
     const long long n = (long long) s.mig_nkeep + count;
     if (count < 0 || n > MAX_ATOMS)
       throw std::runtime_error("mesogpu: exchange: " + std::to_string(n) + " atoms on one rank");
+    // synchronous (the caller reuses its buffer next); from page-locked memory a DMA copy
     if (count > 0) s.mig_rec.upload(records, (size_t) count * w);
-    s.mig_src.resize(std::max<long long>(n, 1));
-    if (n > 0) {
-      source_kernel<<<blocks((int) n), BLOCK>>>(s.mig_nkeep, (int) n, s.mig_keep.get(),
-                                                s.mig_src.get());
-      MESOGPU_CUDA_LAUNCH_CHECK();
-    }
-    s.per_atom.rebuild_all(RowPlan{(int) n, (int) n, s.mig_src.get(), s.mig_rec.get(), 0, 0});
+    const int nleave = s.nlocal - s.mig_nkeep, nmove = s.mig_nmove;
+    // in place: the leavers' holes filled from the end, the arrivals appended (was: every
+    // per-atom array rebuilt into a new block, three times per rebuild)
+    const int *moves = s.mig_keep.get() + nleave;
+    s.per_atom.edit_all(RowEdit{(int) n, s.mig_nkeep, nmove, nmove ? moves : nullptr,
+                                nmove ? moves + nmove : nullptr, count, s.mig_rec.get(), 0, 0});
+    s.mig_nmove = 0;
     s.n = s.nlocal = (int) n;
   }
 
@@ -359,20 +445,27 @@ namespace cuda {
     return nsel;
   }
 
-  void Engine::border_pack(const double shift[3], bool shifted, std::vector<double> &buf)
+  const double *Engine::border_pack(const double shift[3], bool shifted)
   {
     Impl &s = *impl;
     const int count = s.mig_nsel;
-    buf.resize((size_t) count * BORDER_WIDTH);
-    if (count == 0) return;
+    double *buf = exchange_buffer(0, (size_t) count * BORDER_WIDTH);
+    if (count == 0) return buf;
     AllocLabel label("the ghost records of a rebuild");
-    s.mig_rec.resize(buf.size());
+    s.mig_rec.resize((size_t) count * BORDER_WIDTH);
     border_pack_kernel<<<blocks(count), BLOCK>>>(
         count, s.mig_sel.get(), s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.tag.get(),
         s.type.get(), s.mask.get(), s.ghost_rec.get(), make_double3(shift[0], shift[1], shift[2]),
         shifted ? 1 : 0, s.mig_rec.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
-    s.mig_rec.download(buf.data(), buf.size());
+    // into the page-locked send buffer (a swap's records are ~4 % of the atoms x 48 B:
+    // megabytes, which a pageable copy stages through a bounce buffer at a fraction of
+    // the DMA rate), one wait
+    MESOGPU_CUDA_CALL(cudaMemcpyAsync(buf, s.mig_rec.get(),
+                                      (size_t) count * BORDER_WIDTH * sizeof(double),
+                                      cudaMemcpyDeviceToHost, 0));
+    MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+    return buf;
   }
 
   void Engine::border_receive(const double *buf, int count)
@@ -382,6 +475,7 @@ namespace cuda {
     AllocLabel label("the ghost records of a rebuild");
     const size_t at = (size_t) s.mig_nghost * BORDER_WIDTH, add = (size_t) count * BORDER_WIDTH;
     grow_keep(s.ghost_rec, at + add, at);
+    // synchronous (the caller reuses buf next); a DMA copy when buf is exchange_buffer(1)
     MESOGPU_CUDA_CALL(
         cudaMemcpy(s.ghost_rec.get() + at, buf, add * sizeof(double), cudaMemcpyHostToDevice));
     s.mig_nghost += count;
@@ -413,13 +507,9 @@ namespace cuda {
     if (n > MAX_ATOMS)
       throw std::runtime_error("mesogpu: borders: " + std::to_string(n) +
                                " owned atoms and ghosts on one rank");
-    s.mig_src.resize(std::max(nlocal, 1));
-    if (nlocal > 0) {
-      iota_kernel<<<blocks(nlocal), BLOCK>>>(nlocal, s.mig_src.get());
-      MESOGPU_CUDA_LAUNCH_CHECK();
-    }
-    // owned rows stay, ghost rows zero (velocities, forces, images, as upload gives them)
-    s.per_atom.rebuild_all(RowPlan{(int) n, nlocal, s.mig_src.get(), nullptr, 0, 0});
+    // owned rows stay, ghost rows zero (velocities, forces, images, as upload gives them):
+    // in place, only the ghost rows written (was: every array rebuilt into a new block)
+    s.per_atom.edit_all(RowEdit{(int) n, nlocal, 0, nullptr, nullptr, 0, nullptr, 0, 0});
     if (nghost > 0) {
       ghost_unpack_kernel<<<blocks(nghost), BLOCK>>>(nghost, nlocal, s.ghost_rec.get(),
                                                      s.x[0].get(), s.x[1].get(), s.x[2].get(),
@@ -435,10 +525,17 @@ namespace cuda {
       iota_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.order.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
+    // the identity (no sort on several ranks). Without a sort since this engine was made
+    // (upload_atoms and this function write the identity, only a sort changes it) the rows
+    // it has are the identity already and only new rows are written: the loop over all
+    // rows (~10 M ints, a few ms on the host) ran at every rebuild
+    const int had = s.sorts_done == 0 ? (int) std::min(s.order_host.size(), (size_t) s.n) : 0;
     s.order_host.resize(s.n);
-    for (int i = 0; i < s.n; ++i) s.order_host[i] = i;
+    for (int i = had; i < s.n; ++i) s.order_host[i] = i;
     // per-atom arrays outside the registry, sized by the rows; no bonded terms here (the
-    // bond, angle and dihedral lists keep the host path), so their lists stay empty
+    // bond, angle and dihedral lists keep the host path), so their lists stay empty.
+    // (With slack: a growth by a few atoms would free and allocate it at each rebuild.)
+    if ((size_t) s.n > s.nnbr.capacity()) s.nnbr.resize((size_t) s.n + s.n / 64 + 256);
     s.nnbr.resize(s.n);
     s.maxbond = s.maxangle = s.maxdihedral = 0;
     s.release_topology();

@@ -36,13 +36,29 @@ namespace cuda {
       const double *rec;
       int stride, offset;
     };
+    // a new row list made in place (a reneighbouring step where few atoms move: no new
+    // blocks, no pass over every row): rows 0 .. nkeep-1 stay, except that row dst[k] takes
+    // old row src[k] (k < nmove; every src >= nkeep > every dst, so no row is both read and
+    // written); rows nkeep .. nkeep+narrive-1 are exchange records 0 .. narrive-1 (rec,
+    // stride, offset as in RowPlan); rows nkeep+narrive .. n-1 (ghosts) are zero. The
+    // array ends with n rows (grown with some slack where its block is too small, the
+    // first nkeep rows kept). Device pointers.
+    struct RowEdit {
+      int n, nkeep, nmove;
+      const int *dst, *src;
+      int narrive;
+      const double *rec;
+      int stride, offset;
+    };
     // how an array migrates: `width` doubles per atom in an exchange record (0: none, the
     // array is derived or rebuilt later); pack writes them for `count` rows (device list)
-    // into rec[k stride + offset ..]; rebuild makes the array for a RowPlan
+    // into rec[k stride + offset ..]; rebuild makes the array for a RowPlan, edit changes
+    // it in place for a RowEdit (derived arrays: only sized)
     struct Migrate {
       int width = 0;
       std::function<void(const int *rows, int count, double *rec, int stride, int offset)> pack;
       std::function<void(const RowPlan &)> rebuild;
+      std::function<void(const RowEdit &)> edit;
       explicit operator bool() const { return static_cast<bool>(rebuild); }
     };
 
@@ -114,6 +130,19 @@ namespace cuda {
           if (!e.migrate) continue;
           plan.offset = off;
           e.migrate.rebuild(plan);
+          off += e.migrate.width;
+        }
+      }
+
+      // every array edited in place (edit.stride and edit.offset are set here)
+      void edit_all(RowEdit edit) const
+      {
+        edit.stride = record_width();
+        int off = 0;
+        for (const auto &e : entries) {
+          if (!e.migrate) continue;
+          edit.offset = off;
+          e.migrate.edit(edit);
           off += e.migrate.width;
         }
       }

@@ -447,6 +447,11 @@ namespace cuda {
     AllocLabel nlabel("the neighbour list");
     while (s.has_pair_terms()) {
       // nbr_cap entries per atom, column-major: 64-bit size (past 2^31 at ~30 M LJ atoms)
+      // with ghosts (several ranks) the rows change a little at every rebuild: grow with
+      // 1/64 slack, else each growth by a few rows frees and allocates the whole list
+      // (gigabytes; the free waits for the device) at each rebuild
+      if (s.nlocal < s.n && (size_t) s.nbr_cap * s.n > s.nbr.capacity())
+        s.nbr.resize((size_t) s.nbr_cap * (s.n + s.n / 64 + 256));
       s.nbr.resize((size_t) s.nbr_cap * s.n);
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 1, 0, sizeof(int)));
       if (s.img_bits && s.nlocal < s.n)

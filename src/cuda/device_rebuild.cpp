@@ -16,6 +16,7 @@
 #include "modify.h"
 #include "update.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mpi.h>
 #include <utility>
@@ -24,17 +25,29 @@ using namespace LAMMPS_NS;
 using mesogpu::cuda::Engine;
 
 namespace {
-// one message each way (host-staged, as CommBrick: counts first, then the values)
-void send_recv(MPI_Comm world, const std::vector<double> &send, int to, std::vector<double> &recv,
-               size_t at, int from, int width)
+// one message each way per partner (host-staged, as CommBrick: counts first, then the
+// values), `nmsg` (1 or 2) partners: to[m] gets `send`, what from[m] sends is appended.
+// Both ends are the engine's page-locked buffers (send: exchange_buffer(0), filled by the
+// engine; the receive buffer, returned, exchange_buffer(1)): the copies to and from the
+// device are DMA, and no std::vector is grown or staged through (was: pageable vectors,
+// each copy bounced through a driver buffer). Every rank makes the same calls in the same
+// order, so the counts of both partners can go first.
+double *messages(Engine &engine, MPI_Comm world, const double *send, int nsend, int width,
+                 const int to[2], const int from[2], int nmsg, int &nrecv)
 {
-  int nsend = static_cast<int>(send.size()) / width, nrecv = 0;
-  MPI_Sendrecv(&nsend, 1, MPI_INT, to, 0, &nrecv, 1, MPI_INT, from, 0, world, MPI_STATUS_IGNORE);
-  recv.resize(at + (size_t) nrecv * width);
-  MPI_Request req;
-  MPI_Irecv(recv.data() + at, nrecv * width, MPI_DOUBLE, from, 0, world, &req);
-  MPI_Send(send.data(), nsend * width, MPI_DOUBLE, to, 0, world);
-  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  int nr[2] = {0, 0};
+  for (int m = 0; m < nmsg; m++)
+    MPI_Sendrecv(&nsend, 1, MPI_INT, to[m], 0, &nr[m], 1, MPI_INT, from[m], 0, world,
+                 MPI_STATUS_IGNORE);
+  nrecv = nr[0] + nr[1];
+  double *recv = engine.exchange_buffer(1, (size_t) nrecv * width);
+  size_t at = 0;
+  for (int m = 0; m < nmsg; m++) {
+    MPI_Sendrecv(send, nsend * width, MPI_DOUBLE, to[m], 0, recv + at, nr[m] * width, MPI_DOUBLE,
+                 from[m], 0, world, MPI_STATUS_IGNORE);
+    at += (size_t) nr[m] * width;
+  }
+  return recv;
 }
 }    // namespace
 
@@ -96,30 +109,32 @@ void DeviceRebuild::exchange(Engine &engine)
   const int width = engine.record_width();
   for (int dim = 0; dim < 3; dim++) {
     const double lo = domain->sublo[dim], hi = domain->subhi[dim];
-    engine.exchange_leaving(dim, lo, hi, send_buf);
-    recv_buf.clear();
+    // CommBrick's order: the leavers' records in its send order, their holes filled from
+    // the end (the engine moves only those rows; the arrays are not rebuilt)
+    int nsend = 0;
+    const double *send = engine.exchange_leaving(dim, lo, hi, nsend);
+    int nrecv = 0;
+    double *recv = nullptr;
     if (comm->procgrid[dim] > 1) {
-      send_recv(world, send_buf, comm->procneigh[dim][0], recv_buf, 0, comm->procneigh[dim][1],
-                width);
-      if (comm->procgrid[dim] > 2)
-        send_recv(world, send_buf, comm->procneigh[dim][1], recv_buf, recv_buf.size(),
-                  comm->procneigh[dim][0], width);
+      const int to[2] = {comm->procneigh[dim][0], comm->procneigh[dim][1]};
+      const int from[2] = {comm->procneigh[dim][1], comm->procneigh[dim][0]};
+      recv = messages(engine, world, send, nsend, width, to, from, comm->procgrid[dim] > 2 ? 2 : 1,
+                      nrecv);
     }
-    // the arrivals inside this rank's slab, in buffer order
+    // the arrivals inside this rank's slab, in buffer order (compacted in the buffer)
     const int xoff = engine.record_offset(std::string("x") + "xyz"[dim]);
     if (xoff < 0) error->one(FLERR, "run_style verlet/cuda: device exchange records lack x");
-    const size_t nrecv = recv_buf.size() / width;
-    size_t kept = 0;
-    for (size_t k = 0; k < nrecv; k++) {
-      const double v = recv_buf[k * width + xoff];
+    int kept = 0;
+    for (int k = 0; k < nrecv; k++) {
+      const double v = recv[(size_t) k * width + xoff];
       if (v >= lo && v < hi) {
         if (kept != k)
-          std::copy(recv_buf.begin() + k * width, recv_buf.begin() + (k + 1) * width,
-                    recv_buf.begin() + kept * width);
+          std::copy(recv + (size_t) k * width, recv + (size_t) (k + 1) * width,
+                    recv + (size_t) kept * width);
         kept++;
       }
     }
-    engine.exchange_arrivals(recv_buf.data(), static_cast<int>(kept));
+    engine.exchange_arrivals(recv, kept);
   }
 }
 
@@ -159,10 +174,11 @@ void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
       plan.shift(s, shift);
       s.first_recv = nlocal + nghost;
       if (s.send_proc != comm->me) {
-        engine.border_pack(shift, s.pbc_flag != 0, send_buf);
-        send_recv(world, send_buf, s.send_proc, recv_buf, 0, s.recv_proc, Engine::BORDER_WIDTH);
-        s.recv_count = static_cast<int>(recv_buf.size() / Engine::BORDER_WIDTH);
-        engine.border_receive(recv_buf.data(), s.recv_count);
+        // page-locked both ways (see messages())
+        const double *send = engine.border_pack(shift, s.pbc_flag != 0);
+        const double *recv = messages(engine, world, send, s.send_count, Engine::BORDER_WIDTH,
+                                      &s.send_proc, &s.recv_proc, 1, s.recv_count);
+        engine.border_receive(recv, s.recv_count);
       } else {
         engine.border_copy(shift, s.pbc_flag != 0);
         s.recv_count = s.send_count;

@@ -64,7 +64,6 @@ class DeviceRebuild : protected Pointers {
   void borders(mesogpu::cuda::Engine &engine, DeviceComm &comm);
   bool stale = false, ghosts_stale = false;
   class RankTiming *timing = nullptr;
-  std::vector<double> send_buf, recv_buf;
 };
 
 }    // namespace LAMMPS_NS
