@@ -8,12 +8,13 @@
  * (src/cuda/device_comm.cpp, which also argues why a sender never overwrites an area
  * before its owner's unpack of the previous step has read it).
  *
- * The kernels are those of core/ghosts.cu (the same arithmetic, so both paths give the
- * same trajectory bit for bit). The pack kernel could write straight into the peer's
- * memory (one pass less over the data) where the GPUs have peer access; the copy is kept
+ * The kernels are those of core/ghosts.cu (core/ghost_kernels.cuh: the same arithmetic,
+ * so both paths give the same trajectory bit for bit). The pack kernel could write straight into
+ * the peer's memory (one pass less over the data) where the GPUs have peer access; the copy is kept
  * because it also works without peer access (the driver stages it) and on one GPU. */
 
 #include "core/engine_impl.cuh"
+#include "core/ghost_kernels.cuh"
 
 #include <algorithm>
 #include <cstring>
@@ -27,38 +28,6 @@ namespace cuda {
                 "Engine::IPC_HANDLE_BYTES must be the size of cudaIpcMemHandle_t");
 
   namespace {
-
-    // pack_xyz_kernel of core/ghosts.cu (positions: shifted across a periodic side)
-    __global__ void ipc_pack_xyz_kernel(int count, const int *send, const acc *x0, const acc *x1,
-                                        const acc *x2, double3 shift, int shifted, double *buf)
-    {
-      const int k = blockIdx.x * blockDim.x + threadIdx.x;
-      if (k >= count) return;
-      const int j = send[k];
-      const double a = static_cast<double>(x0[j]), b = static_cast<double>(x1[j]),
-                   c = static_cast<double>(x2[j]);
-      buf[3 * (size_t) k + 0] = shifted ? a + shift.x : a;
-      buf[3 * (size_t) k + 1] = shifted ? b + shift.y : b;
-      buf[3 * (size_t) k + 2] = shifted ? c + shift.z : c;
-    }
-
-    // unpack_xyz_kernel of core/ghosts.cu, with the kernels' packed copy pos
-    __global__ void ipc_unpack_xyz_kernel(int count, int first, const double *buf, acc *x0, acc *x1,
-                                          acc *x2, PosType<real> *pos)
-    {
-      const int k = blockIdx.x * blockDim.x + threadIdx.x;
-      if (k >= count) return;
-      const int i = first + k;
-      const acc a = static_cast<acc>(buf[3 * (size_t) k + 0]),
-                b = static_cast<acc>(buf[3 * (size_t) k + 1]),
-                c = static_cast<acc>(buf[3 * (size_t) k + 2]);
-      x0[i] = a;
-      x1[i] = b;
-      x2[i] = c;
-      pos[i].x = static_cast<real>(a);
-      pos[i].y = static_cast<real>(b);
-      pos[i].z = static_cast<real>(c);
-    }
 
     std::string cuda_text(const char *call, cudaError_t e)
     {
@@ -123,15 +92,12 @@ namespace cuda {
                                       void *peer, size_t peer_offset)
   {
     Impl &s = *impl;
-    if (count < 0 || offset < 0 || (size_t) offset + count > s.comm_send.size())
-      throw std::logic_error("mesogpu: pack_positions_to_peer: send list entries " +
-                             std::to_string(offset) + " + " + std::to_string(count) +
-                             " outside the plan's " + std::to_string(s.comm_send.size()));
+    check_send(s, offset, count, "pack_positions_to_peer");
     if (count > 0) {
       if (!peer) throw std::logic_error("mesogpu: pack_positions_to_peer: no partner area");
       AllocLabel label("the ghost exchange buffer");
       if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
-      ipc_pack_xyz_kernel<<<blocks(count), BLOCK>>>(
+      pack_xyz_kernel<<<blocks(count), BLOCK>>>(
           count, s.comm_send.get() + offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
           make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.comm_buf.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
@@ -148,18 +114,15 @@ namespace cuda {
   void Engine::unpack_positions_from_ipc(int first, int count, size_t area_offset)
   {
     Impl &s = *impl;
-    if (count < 0 || first < s.nlocal || (long long) first + count > s.n)
-      throw std::logic_error("mesogpu: unpack_positions_from_ipc: ghost rows " +
-                             std::to_string(first) + " + " + std::to_string(count) + " outside " +
-                             std::to_string(s.nlocal) + " .. " + std::to_string(s.n));
+    check_rows(s, first, count, "unpack_positions_from_ipc");
     if (count == 0) return;
     if (area_offset + 3 * (size_t) count > s.ipc_cap)
       throw std::logic_error("mesogpu: unpack_positions_from_ipc: " + std::to_string(count) +
                              " atoms at " + std::to_string(area_offset) + " outside the area of " +
                              std::to_string(s.ipc_cap) + " doubles");
-    ipc_unpack_xyz_kernel<<<blocks(count), BLOCK>>>(count, first, s.ipc_recv.get() + area_offset,
-                                                    s.x[0].get(), s.x[1].get(), s.x[2].get(),
-                                                    s.pos.get());
+    unpack_xyz_kernel<<<blocks(count), BLOCK>>>(count, first, s.ipc_recv.get() + area_offset,
+                                                s.x[0].get(), s.x[1].get(), s.x[2].get(),
+                                                s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
