@@ -1,6 +1,6 @@
-/* mesogpu: the kernels and checks of one swap of the forward ghost exchange, shared by
- * the host-staged path (core/ghosts.cu) and the CUDA IPC path (core/ghosts_ipc.cu), so both
- * give the same trajectory bit for bit. Included by .cu files only. */
+/* mesogpu: the kernels and checks of one swap of the forward ghost exchange, shared by the
+ * files of the exchange (core/ghosts*.cu): one copy, so every path that moves positions or
+ * velocities does the same arithmetic bit for bit. Included by .cu files only. */
 #ifndef MESOGPU_CORE_GHOST_KERNELS_CUH
 #define MESOGPU_CORE_GHOST_KERNELS_CUH
 
