@@ -10,6 +10,7 @@
  * the host's (src/cuda/device_comm.cpp, DeviceComm::forward_orientation). */
 
 #include "core/engine_impl.cuh"
+#include "core/ghost_kernels.cuh"
 
 #include <stdexcept>
 #include <string>
@@ -101,20 +102,6 @@ namespace cuda {
       store_record(r, first + k, rec);
     }
 
-    void check_rows(const Engine::Impl &s, int first, int count, const char *what)
-    {
-      if (count < 0 || first < s.nlocal || (long long) first + count > s.n)
-        throw std::logic_error(std::string("mesogpu: ") + what + ": ghost rows " +
-                               std::to_string(first) + " + " + std::to_string(count) + " outside " +
-                               std::to_string(s.nlocal) + " .. " + std::to_string(s.n));
-    }
-    void check_send(const Engine::Impl &s, int offset, int count, const char *what)
-    {
-      if (count < 0 || offset < 0 || (size_t) offset + count > s.comm_send.size())
-        throw std::logic_error(std::string("mesogpu: ") + what + ": send list entries " +
-                               std::to_string(offset) + " + " + std::to_string(count) +
-                               " outside the plan's " + std::to_string(s.comm_send.size()));
-    }
     // the arrays of every row exist (an upload after upload_atoms sized them)
     void check_sizes(const Engine::Impl &s, const char *what)
     {

@@ -1,0 +1,92 @@
+/* mesogpu: the kernels and checks of one swap of the forward ghost exchange, shared by the
+ * files of the exchange (core/ghosts*.cu): one copy, so every path that moves positions or
+ * velocities does the same arithmetic bit for bit. Included by .cu files only. */
+#ifndef MESOGPU_CORE_GHOST_KERNELS_CUH
+#define MESOGPU_CORE_GHOST_KERNELS_CUH
+
+#include "core/engine_impl.cuh"
+
+#include <stdexcept>
+#include <string>
+
+namespace mesogpu {
+namespace cuda {
+  namespace {
+
+    // three per-atom columns of one swap: positions (shifted across a periodic side, with
+    // the kernels' packed copy pos) or velocities (no shift, pos null)
+    __global__ void pack_xyz_kernel(int count, const int *send, const acc *x0, const acc *x1,
+                                    const acc *x2, double3 shift, int shifted, double *buf)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int j = send[k];
+      const double a = static_cast<double>(x0[j]), b = static_cast<double>(x1[j]),
+                   c = static_cast<double>(x2[j]);
+      // AtomVec::pack_comm: x + dx in one addition when the swap crosses a periodic side
+      buf[3 * (size_t) k + 0] = shifted ? a + shift.x : a;
+      buf[3 * (size_t) k + 1] = shifted ? b + shift.y : b;
+      buf[3 * (size_t) k + 2] = shifted ? c + shift.z : c;
+    }
+
+    __global__ void unpack_xyz_kernel(int count, int first, const double *buf, acc *x0, acc *x1,
+                                      acc *x2, PosType<real> *pos)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int i = first + k;
+      const acc a = static_cast<acc>(buf[3 * (size_t) k + 0]),
+                b = static_cast<acc>(buf[3 * (size_t) k + 1]),
+                c = static_cast<acc>(buf[3 * (size_t) k + 2]);
+      x0[i] = a;
+      x1[i] = b;
+      x2[i] = c;
+      // the kernels' copy, rounded from acc as the integrators round it (positions only)
+      if (!pos) return;
+      pos[i].x = static_cast<real>(a);
+      pos[i].y = static_cast<real>(b);
+      pos[i].z = static_cast<real>(c);
+    }
+
+    // a swap with this rank itself: sources (owned atoms or earlier swaps' ghosts) and the
+    // swap's new ghost rows never overlap
+    __global__ void copy_xyz_kernel(int count, const int *send, int first, acc *x0, acc *x1,
+                                    acc *x2, double3 shift, int shifted, PosType<real> *pos)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int j = send[k], i = first + k;
+      const double a = static_cast<double>(x0[j]), b = static_cast<double>(x1[j]),
+                   c = static_cast<double>(x2[j]);
+      const acc ra = static_cast<acc>(shifted ? a + shift.x : a),
+                rb = static_cast<acc>(shifted ? b + shift.y : b),
+                rc = static_cast<acc>(shifted ? c + shift.z : c);
+      x0[i] = ra;
+      x1[i] = rb;
+      x2[i] = rc;
+      if (!pos) return;
+      pos[i].x = static_cast<real>(ra);
+      pos[i].y = static_cast<real>(rb);
+      pos[i].z = static_cast<real>(rc);
+    }
+
+    inline void check_rows(const Engine::Impl &s, int first, int count, const char *what)
+    {
+      if (count < 0 || first < s.nlocal || (long long) first + count > s.n)
+        throw std::logic_error(std::string("mesogpu: ") + what + ": ghost rows " +
+                               std::to_string(first) + " + " + std::to_string(count) + " outside " +
+                               std::to_string(s.nlocal) + " .. " + std::to_string(s.n));
+    }
+    inline void check_send(const Engine::Impl &s, int offset, int count, const char *what)
+    {
+      if (count < 0 || offset < 0 || (size_t) offset + count > s.comm_send.size())
+        throw std::logic_error(std::string("mesogpu: ") + what + ": send list entries " +
+                               std::to_string(offset) + " + " + std::to_string(count) +
+                               " outside the plan's " + std::to_string(s.comm_send.size()));
+    }
+
+  }    // namespace
+}    // namespace cuda
+}    // namespace mesogpu
+
+#endif
