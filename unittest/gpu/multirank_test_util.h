@@ -1,13 +1,18 @@
 /* Helpers of the GPU tests that run under mpirun (test_gpu_multirank*.cpp): the world
    rank and size, a LAMMPS instance on a communicator with atoms gathered in ID order, a
    file path every rank of a communicator agrees on, the minimum-image position
-   difference and the relative difference of two runs, and the MPI main that runs the
-   tests on every rank and reports once. */
+   difference and the relative difference of two runs, the hot LJ liquid, the state a run
+   ends in and the comparison of two such states, and the MPI main that runs the tests on
+   every rank and reports once. */
 #ifndef MESOGPU_UNITTEST_MULTIRANK_TEST_UTIL_H
 #define MESOGPU_UNITTEST_MULTIRANK_TEST_UTIL_H
 
 #include "atom.h"
+#include "domain.h"
+#include "lammps.h"
 #include "library.h"
+
+#include "gpu_test_util.h"
 
 #include "lmp_session.h"
 #include "mesogpu_cuda.h"
@@ -18,7 +23,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <mpi.h>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -106,6 +113,61 @@ inline double rel(double a, double b)
 {
   if (!std::isfinite(a) || !std::isfinite(b)) return HUGE_VAL;
   return std::fabs(a - b) / std::max(std::fabs(b), 1e-300);
+}
+
+// a hot LJ liquid (fcc, 8^3 cells moved off their sites, T = 3: atoms cross rank
+// boundaries and a short skin makes the list rebuild often), made once on rank 0
+inline std::string write_hot_lj_data()
+{
+  static const std::string path = write_data_on_rank0(
+      "hot_lj", {"units lj", "atom_style atomic", "lattice fcc 0.8442",
+                 "region box block 0 8 0 8 0 8", "create_box 1 box", "create_atoms 1 box",
+                 "mass 1 1.0", "displace_atoms all random 0.05 0.05 0.05 5813 units box",
+                 "velocity all create 3.0 87287 mom yes rot no dist gaussian"});
+  return path;
+}
+
+// the state a run ends in: potential and kinetic energy, positions and velocities in
+// atom-ID order, box edges (on every rank of the run)
+struct RunState {
+  double pe = 0, ke = 0;
+  std::vector<double> x, v;
+  double box[3] = {0, 0, 0};
+};
+inline RunState run_state(Lmp &l)
+{
+  RunState r;
+  r.pe = l.thermo("pe");
+  r.ke = l.thermo("ke");
+  r.x = l.gather("x");
+  r.v = l.gather("v");
+  for (int d = 0; d < 3; ++d) r.box[d] = l.lmp->domain->prd[d];
+  return r;
+}
+
+// two runs end in the same state within tol: energies relative, positions as a fraction of
+// the box (minimum image), velocities relative to the largest; rank 0 prints
+// "[gpu] <what>: ..."
+inline void expect_same_state(const std::string &what, const RunState &a, const RunState &b,
+                              double tol)
+{
+  const double dpe = rel(a.pe, b.pe), dke = rel(a.ke, b.ke);
+  const double dx = position_diff(a.x, b.x, a.box), dv = gpu_test::max_rel_diff(a.v, b.v);
+  if (world_rank() == 0)
+    printf("[gpu] %s: pe %.2e ke %.2e x %.2e v %.2e\n", what.c_str(), dpe, dke, dx, dv);
+  EXPECT_LE(dpe, tol) << what;
+  EXPECT_LE(dke, tol) << what;
+  EXPECT_LE(dx, tol) << what;
+  EXPECT_LE(dv, tol) << what;
+}
+
+// the whole text of a file ("" when it cannot be read)
+inline std::string read_text(const std::string &path)
+{
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 // the main of a multi-rank GPU test: 77 (ctest "skipped") without a GPU; one report, the

@@ -3,13 +3,13 @@
    space-filling curve and comes back in LAMMPS order. Needs a GPU: exits 77 otherwise. */
 
 #include "engine.h"
+#include "engine_test_util.h"
 #include "mesogpu_cuda.h"
 #include "precision.h"
 
 #include "gtest/gtest.h"
 
 #include <cstdio>
-#include <random>
 #include <vector>
 
 using mesogpu::cuda::Engine;
@@ -18,21 +18,12 @@ using mesogpu::cuda::Engine;
 TEST(GpuEngine, PerAtomDataFollowsSorts)
 {
   const int n = 5000;
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<double> u(0.0, 20.0);
-  std::vector<double> x(3 * n), v(3 * n, 0.0), f(3 * n, 0.0), quat(4 * n), mass = {0.0, 1.0};
-  std::vector<int> image(3 * n, 0), type(n, 1), mask(n, 1), tag(n);
-  for (int i = 0; i < n; ++i) {
-    for (int d = 0; d < 3; ++d) x[3 * i + d] = u(rng);
+  gpu_test::RandomAtoms atoms(n, 7);
+  std::vector<double> quat(4 * n);
+  for (int i = 0; i < n; ++i)
     for (int k = 0; k < 4; ++k) quat[4 * i + k] = i + 0.25 * k;    // names its atom
-    tag[i] = i + 1;
-  }
   Engine e;
-  const double lo[3] = {0, 0, 0}, hi[3] = {20, 20, 20};
-  e.set_box(lo, hi);
-  e.upload_atoms(n, 1, x.data(), v.data(), f.data(), image.data(), type.data(), mass.data());
-  e.upload_mask(mask.data());
-  e.upload_tags(tag.data());
+  atoms.upload(e);
   e.upload_per_atom("quat", 4, quat.data());
   EXPECT_EQ(e.per_atom_width("quat"), 4);
   EXPECT_EQ(e.per_atom_width("angmom"), 0);
@@ -47,6 +38,7 @@ TEST(GpuEngine, PerAtomDataFollowsSorts)
   e.download_atoms(xb.data(), nullptr, nullptr, nullptr);
   EXPECT_EQ(back, quat);
   // positions as the device stores them (float in single precision)
+  std::vector<double> x = atoms.x;
   for (auto &c : x) c = static_cast<double>(static_cast<mesogpu::cuda::acc>(c));
   EXPECT_EQ(xb, x);
   // uploaded after a sort: still read in LAMMPS order

@@ -25,6 +25,7 @@
 #include "update.h"
 
 #include "engine.h"
+#include "engine_test_util.h"
 #include "gpu_test_util.h"
 #include "lmp_session.h"
 #include "memory_table.h"
@@ -39,7 +40,6 @@
 #include <fstream>
 #include <map>
 #include <mpi.h>
-#include <random>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -77,21 +77,10 @@ TEST(GpuMemoryReport, EngineRowsAddUpThroughASort)
   ASSERT_EQ(Engine::device_memory(), 0u) << "no engine yet in this process";
   ASSERT_EQ(rows_sum(), 0u);
   const int n = 6000;
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<double> u(0.0, 20.0);
-  std::vector<double> x(3 * n), v(3 * n, 0.0), f(3 * n, 0.0), mass = {0.0, 1.0};
-  std::vector<int> image(3 * n, 0), type(n, 1), mask(n, 1), tag(n);
-  for (int i = 0; i < n; ++i) {
-    for (int d = 0; d < 3; ++d) x[3 * i + d] = u(rng);
-    tag[i] = i + 1;
-  }
+  const gpu_test::RandomAtoms atoms(n, 11);
   {
     Engine e;
-    const double lo[3] = {0, 0, 0}, hi[3] = {20, 20, 20};
-    e.set_box(lo, hi);
-    e.upload_atoms(n, 1, x.data(), v.data(), f.data(), image.data(), type.data(), mass.data());
-    e.upload_mask(mask.data());
-    e.upload_tags(tag.data());
+    atoms.upload(e);
     e.set_neighbor(2.8, 0.3, {0.0, 0.0, 0.0, 2.8 * 2.8}, 1, 0, true);
     e.set_sort(1);
     mt::reset_peaks();
@@ -129,23 +118,12 @@ TEST(GpuMemoryReport, EngineHoldsXholdAndTopologyOnlyWhenNeeded)
 {
   ASSERT_EQ(Engine::device_memory(), 0u) << "no engine left by the test before";
   const int n = 5000;
-  std::mt19937 rng(17);
-  std::uniform_real_distribution<double> u(0.0, 20.0);
-  std::vector<double> x(3 * n), v(3 * n, 0.0), f(3 * n, 0.0), mass = {0.0, 1.0};
-  std::vector<int> image(3 * n, 0), type(n, 1), mask(n, 1), tag(n);
-  for (int i = 0; i < n; ++i) {
-    for (int d = 0; d < 3; ++d) x[3 * i + d] = u(rng);
-    tag[i] = i + 1;
-  }
+  const gpu_test::RandomAtoms atoms(n, 17);
   const std::vector<double> cutsq = {0.0, 0.0, 0.0, 2.8 * 2.8};
   const size_t xhold_bytes = 3 * (size_t) n * sizeof(acc), count_bytes = (size_t) n * sizeof(int);
   {
     Engine e;
-    const double lo[3] = {0, 0, 0}, hi[3] = {20, 20, 20};
-    e.set_box(lo, hi);
-    e.upload_atoms(n, 1, x.data(), v.data(), f.data(), image.data(), type.data(), mass.data());
-    e.upload_mask(mask.data());
-    e.upload_tags(tag.data());
+    atoms.upload(e);
     for (const char *name : {"xhold", "nbond", "nangle", "ndihedral"})
       EXPECT_EQ(row_bytes(name), 0u) << name << " after upload_atoms";
     // check no: a build (with a sort: every per-atom array permuted, xhold empty) keeps none
@@ -186,7 +164,7 @@ TEST(GpuMemoryReport, EngineHoldsXholdAndTopologyOnlyWhenNeeded)
     e.download_bonds(nb_back.data(), partner_back.data(), type_back.data());
     EXPECT_EQ(nb_back, std::vector<int>(n, 1)) << "every atom in one dimer";
     // a new upload of the atoms (the next run's setup) frees them again
-    e.upload_atoms(n, 1, x.data(), v.data(), f.data(), image.data(), type.data(), mass.data());
+    atoms.upload_atoms(e);
     for (const char *name : {"nbond", "bond_partner", "bond_type"})
       EXPECT_EQ(row_bytes(name), 0u) << name << " after a new upload_atoms";
     e.download_bonds(nb_back.data(), partner_back.data(), type_back.data());

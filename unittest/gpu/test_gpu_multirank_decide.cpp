@@ -30,11 +30,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <mpi.h>
-#include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace gpu_test;
@@ -52,21 +49,7 @@ const int TRAJ_STEPS = 50;
 const char *PREC = "mixed or single";
 #endif
 
-// a hot LJ liquid (T = 3), made once on rank 0 (create_atoms numbers atoms by rank)
-std::string write_hot_lj()
-{
-  static const std::string path = write_data_on_rank0(
-      "decide_lj", {"units lj", "atom_style atomic", "lattice fcc 0.8442",
-                    "region box block 0 8 0 8 0 8", "create_box 1 box", "create_atoms 1 box",
-                    "mass 1 1.0", "displace_atoms all random 0.05 0.05 0.05 5813 units box",
-                    "velocity all create 3.0 87287 mom yes rot no dist gaussian"});
-  return path;
-}
-
-struct Result {
-  double pe = 0, ke = 0;
-  std::vector<double> x, v;
-  double box[3] = {0, 0, 0};
+struct Result : RunState {
   long long builds = -1;    // neighbor->ncalls after the run
   std::string log;          // rank 0
 };
@@ -78,47 +61,29 @@ Result run_lj(MPI_Comm comm, bool dev, const std::string &skin, const std::strin
   Lmp l(comm);
   const std::string logfile = shared_path("decide_log_" + tag, ".lammps", comm);
   l.cmds({"log " + logfile, "units lj", "atom_style atomic", "atom_modify map array",
-          "read_data " + write_hot_lj(), "pair_style " + S(dev, "lj/cut") + " 2.5",
+          "read_data " + write_hot_lj_data(), "pair_style " + S(dev, "lj/cut") + " 2.5",
           "pair_coeff 1 1 1.0 1.0 2.5", "neighbor " + skin + " bin", "neigh_modify " + neigh,
           "timestep 0.004", "thermo_style custom step temp pe press",
           "thermo " + std::to_string(TRAJ_STEPS), "fix 1 all " + S(dev, "nve")});
   if (dev) l.cmd("run_style verlet/cuda share yes");
   l.cmd("run " + std::to_string(TRAJ_STEPS) + " post no");
   Result r;
-  r.pe = l.thermo("pe");
-  r.ke = l.thermo("ke");
-  r.x = l.gather("x");
-  r.v = l.gather("v");
+  static_cast<RunState &>(r) = run_state(l);
   r.builds = l.lmp->neighbor->ncalls;
-  for (int d = 0; d < 3; ++d) r.box[d] = l.lmp->domain->prd[d];
   l.cmd("log none");
   int me = 0;
   MPI_Comm_rank(comm, &me);
-  if (me == 0) {
-    std::ifstream in(logfile);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    r.log = ss.str();
-  }
+  if (me == 0) r.log = read_text(logfile);
   return r;
-}
-
-double position_diff(const Result &a, const Result &b)
-{
-  return multirank_test::position_diff(a.x, b.x, a.box);
 }
 
 void expect_close(const char *name, const Result &a, const Result &b)
 {
-  const double dpe = rel(a.pe, b.pe), dke = rel(a.ke, b.ke);
-  const double dx = position_diff(a, b), dv = max_rel_diff(a.v, b.v);
-  printf("[gpu] hot LJ on %d ranks, %s vs 1-rank CPU: pe %.2e ke %.2e x %.2e v %.2e, builds %lld "
-         "vs %lld after %d steps (%s)\n",
-         world_size(), name, dpe, dke, dx, dv, a.builds, b.builds, TRAJ_STEPS, PREC);
-  EXPECT_LE(dpe, TRAJ_TOL) << name;
-  EXPECT_LE(dke, TRAJ_TOL) << name;
-  EXPECT_LE(dx, TRAJ_TOL) << name;
-  EXPECT_LE(dv, TRAJ_TOL) << name;
+  expect_same_state("hot LJ on " + std::to_string(world_size()) + " ranks, " + name +
+                        " vs 1-rank CPU, builds " + std::to_string(a.builds) + " vs " +
+                        std::to_string(b.builds) + " after " + std::to_string(TRAJ_STEPS) +
+                        " steps (" + PREC + ")",
+                    a, b, TRAJ_TOL);
 }
 
 }    // namespace
@@ -161,7 +126,7 @@ TEST(MultiRankDecide, RankTimingChangesNothing)
   unsetenv("MESOGPU_RANK_TIMING");
   // (the same kernels and messages in the same order: equal unless a reduction's order
   // varies between runs, which stays far below these bounds)
-  const double dx = position_diff(timed, plain), dv = max_rel_diff(timed.v, plain.v);
+  const double dx = position_diff(timed.x, plain.x, timed.box), dv = max_rel_diff(timed.v, plain.v);
   if (world_rank() == 0)
     printf("[gpu] hot LJ on %d ranks, MESOGPU_RANK_TIMING=1 vs unset: x %.2e v %.2e\n",
            world_size(), dx, dv);

@@ -30,11 +30,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <mpi.h>
-#include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace gpu_test;
@@ -56,21 +53,7 @@ const char *PREC = "mixed or single";
 
 const char *IPC_LINE = "through CUDA IPC";
 
-// a hot LJ liquid (T = 3), made once on rank 0 (create_atoms numbers atoms by rank)
-std::string write_hot_lj()
-{
-  static const std::string path = write_data_on_rank0(
-      "ipc_lj", {"units lj", "atom_style atomic", "lattice fcc 0.8442",
-                 "region box block 0 8 0 8 0 8", "create_box 1 box", "create_atoms 1 box",
-                 "mass 1 1.0", "displace_atoms all random 0.05 0.05 0.05 4411 units box",
-                 "velocity all create 3.0 19283 mom yes rot no dist gaussian"});
-  return path;
-}
-
-struct Result {
-  double pe = 0, ke = 0;
-  std::vector<double> x, v;
-  double box[3] = {0, 0, 0};
+struct Result : RunState {
   long long builds = -1;
   std::string log;    // rank 0
 };
@@ -83,7 +66,7 @@ Result run_lj(MPI_Comm comm, const char *style, const std::string &tag)
   Lmp l(comm);
   const std::string logfile = shared_path("ipc_log_" + tag, ".lammps", comm);
   l.cmds({"log " + logfile, "units lj", "atom_style atomic", "atom_modify map array",
-          "read_data " + write_hot_lj(), "pair_style " + S(dev, "lj/cut") + " 2.5",
+          "read_data " + write_hot_lj_data(), "pair_style " + S(dev, "lj/cut") + " 2.5",
           "pair_coeff 1 1 1.0 1.0 2.5", "neighbor 0.1 bin",
           "neigh_modify every 1 delay 0 check yes", "timestep 0.004",
           "thermo_style custom step temp pe press", "thermo " + std::to_string(TRAJ_STEPS),
@@ -91,37 +74,22 @@ Result run_lj(MPI_Comm comm, const char *style, const std::string &tag)
   if (dev) l.cmd(std::string("run_style verlet/cuda share yes ") + style);
   l.cmd("run " + std::to_string(TRAJ_STEPS) + " post no");
   Result r;
-  r.pe = l.thermo("pe");
-  r.ke = l.thermo("ke");
-  r.x = l.gather("x");
-  r.v = l.gather("v");
+  static_cast<RunState &>(r) = run_state(l);
   r.builds = l.lmp->neighbor->ncalls;
-  for (int d = 0; d < 3; ++d) r.box[d] = l.lmp->domain->prd[d];
   l.cmd("log none");
   int me = 0;
   MPI_Comm_rank(comm, &me);
-  if (me == 0) {
-    std::ifstream in(logfile);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    r.log = ss.str();
-  }
+  if (me == 0) r.log = read_text(logfile);
   return r;
 }
 
 // a against b: positions (minimum image, over the box), velocities, energies
 void expect_close(const char *name, const Result &a, const Result &b, double tol)
 {
-  const double dpe = rel(a.pe, b.pe), dke = rel(a.ke, b.ke);
-  const double dx = position_diff(a.x, b.x, a.box), dv = max_rel_diff(a.v, b.v);
-  if (world_rank() == 0)
-    printf("[gpu] hot LJ on %d ranks, %s: pe %.2e ke %.2e x %.2e v %.2e, builds %lld vs %lld "
-           "after %d steps (%s)\n",
-           world_size(), name, dpe, dke, dx, dv, a.builds, b.builds, TRAJ_STEPS, PREC);
-  EXPECT_LE(dpe, tol) << name;
-  EXPECT_LE(dke, tol) << name;
-  EXPECT_LE(dx, tol) << name;
-  EXPECT_LE(dv, tol) << name;
+  expect_same_state("hot LJ on " + std::to_string(world_size()) + " ranks, " + name + ", builds " +
+                        std::to_string(a.builds) + " vs " + std::to_string(b.builds) + " after " +
+                        std::to_string(TRAJ_STEPS) + " steps (" + PREC + ")",
+                    a, b, tol);
 }
 
 // the IPC path ran exactly where it should (rank 0's log)
