@@ -146,13 +146,15 @@ inline RunState run_state(Lmp &l)
 }
 
 // two runs end in the same state within tol: energies relative, positions as a fraction of
-// the box (minimum image), velocities relative to the largest; prints "[gpu] <what>: ..."
+// the box (minimum image), velocities relative to the largest; rank 0 prints
+// "[gpu] <what>: ..."
 inline void expect_same_state(const std::string &what, const RunState &a, const RunState &b,
                               double tol)
 {
   const double dpe = rel(a.pe, b.pe), dke = rel(a.ke, b.ke);
   const double dx = position_diff(a.x, b.x, a.box), dv = gpu_test::max_rel_diff(a.v, b.v);
-  printf("[gpu] %s: pe %.2e ke %.2e x %.2e v %.2e\n", what.c_str(), dpe, dke, dx, dv);
+  if (world_rank() == 0)
+    printf("[gpu] %s: pe %.2e ke %.2e x %.2e v %.2e\n", what.c_str(), dpe, dke, dx, dv);
   EXPECT_LE(dpe, tol) << what;
   EXPECT_LE(dke, tol) << what;
   EXPECT_LE(dx, tol) << what;
