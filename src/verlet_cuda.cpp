@@ -361,11 +361,12 @@ void VerletCuda::upload()
         MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, world);
         if (any) rank_timing = std::make_unique<RankTiming>(lmp);
         device_comm->set_timing(rank_timing.get());
-        // exchange ipc: every rank takes it when one asks (MESOGPU_EXCHANGE may reach only
-        // some ranks), as the handle exchange pairs every rank with its partners
-        int ipc = exchange_ipc ? 1 : 0, any_ipc = 0;
-        MPI_Allreduce(&ipc, &any_ipc, 1, MPI_INT, MPI_MAX, world);
-        device_comm->set_exchange_ipc(any_ipc != 0);
+        // exchange ipc (the default): every rank takes the host path when one asks for it
+        // (MESOGPU_EXCHANGE may reach only some ranks), as the handle exchange pairs every
+        // rank with its partners
+        int ipc = exchange_ipc ? 1 : 0, all_ipc = 0;
+        MPI_Allreduce(&ipc, &all_ipc, 1, MPI_INT, MPI_MIN, world);
+        device_comm->set_exchange_ipc(all_ipc != 0);
       }
       device_comm->rebuild(*engine);    // the ghost plan of this borders()
       // bonded terms stored with newton_bond on leave forces on ghost rows

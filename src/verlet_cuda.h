@@ -68,7 +68,7 @@ class VerletCuda : public Verlet, public DeviceContext {
   bool share_gpu = false;    // several ranks of a node may share a GPU (keyword share)
   // ghost positions forward between ranks of one node through CUDA IPC (keyword exchange
   // ipc, MESOGPU_EXCHANGE=ipc; default host: src/cuda/device_comm.h)
-  bool exchange_ipc = false;
+  bool exchange_ipc = true;    // exchange ipc (the default; falls back to host)
   // the device memory report by array (keyword memory, MESOGPU_MEMORY_REPORT)
   bool memory_report = false;
   void log_memory(const char *when);

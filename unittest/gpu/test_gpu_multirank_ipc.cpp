@@ -7,7 +7,8 @@
      take_plan) and with rebuild host (the plan of DeviceComm::rebuild): the same kernels
      and values on the same ranks, so the trajectories agree to round-off (positions within
      1e-12 of the box in double), and both agree with one-rank CPU LAMMPS;
-   - MESOGPU_EXCHANGE=ipc without the keyword: the IPC path too;
+   - the default (no keyword) is the IPC path, MESOGPU_EXCHANGE=host the host path, and
+     the keyword overrides the variable;
    - the log: on several ranks the IPC runs say "through CUDA IPC", the host runs do not
      (on one rank there is no exchange, and neither says it).
    Run under mpirun -np 1, 2, 4 (ctest gpu:multirank_ipc_np*). Needs a GPU: exits 77
@@ -136,16 +137,20 @@ TEST(MultiRankIpc, MatchesHostRebuildHost)
   ipc_against_host("host");
 }
 
-// MESOGPU_EXCHANGE=ipc without the keyword, and the keyword over the variable
-TEST(MultiRankIpc, EnvironmentVariable)
+// the default (no keyword, no variable) is ipc; MESOGPU_EXCHANGE=host without the keyword
+// takes the host path, and the keyword overrides the variable
+TEST(MultiRankIpc, DefaultAndEnvironmentVariable)
 {
-  setenv("MESOGPU_EXCHANGE", "ipc", 1);
-  const Result env = run_lj(MPI_COMM_WORLD, "", "env_ipc");
-  const Result kw = run_lj(MPI_COMM_WORLD, "exchange host", "env_kw_host");
+  const Result dflt = run_lj(MPI_COMM_WORLD, "", "default");
+  setenv("MESOGPU_EXCHANGE", "host", 1);
+  const Result env = run_lj(MPI_COMM_WORLD, "", "env_host");
+  const Result kw = run_lj(MPI_COMM_WORLD, "exchange ipc", "env_kw_ipc");
   unsetenv("MESOGPU_EXCHANGE");
-  expect_path(env, true, "MESOGPU_EXCHANGE=ipc");
-  expect_path(kw, false, "MESOGPU_EXCHANGE=ipc, exchange host");
-  expect_close("MESOGPU_EXCHANGE=ipc vs exchange host", env, kw, SAME_TOL);
+  expect_path(dflt, true, "default");
+  expect_path(env, false, "MESOGPU_EXCHANGE=host");
+  expect_path(kw, true, "MESOGPU_EXCHANGE=host, exchange ipc");
+  expect_close("default (ipc) vs MESOGPU_EXCHANGE=host", dflt, env, SAME_TOL);
+  expect_close("MESOGPU_EXCHANGE=host, exchange ipc vs host", kw, env, SAME_TOL);
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
