@@ -21,9 +21,10 @@ device (self swap) and cost ~L_self.
 Parameters and where they come from (bench/RESULTS.md):
   rate    1.93e9 (<= 4M atoms per rank) and 1.75e9 atom-steps/s (more): LJ 2.048M and 16.4M
           on one NVIDIA H200, mixed precision, list builds included (2026-11-26)
-  c_dev   4.1 ns per owned + ghost atom: the device rebuild's exchange + borders, measured
-          on 2 H200s at 16.4M atoms (36.6 ms per rebuild for 8.2M + 0.7M atoms; 4 ranks
-          measured 9.5 ns: a part does not scale with atoms)
+  c_dev   2.2 ns per owned + ghost atom: the device rebuild's exchange + borders after
+          its rework, measured on 4 H200s at 16.4M atoms (10.0 ms per rebuild for 4.1M +
+          0.44M atoms; 2 ranks measured 1.2 ns: a part does not scale with atoms; before
+          the rework 4.1 and 9.5 ns)
   B_pcie  70 GB/s, B_shm 12 GB/s: the forward exchange through page-locked host buffers
           and MPI shared memory on the 4-H200 machine (pack + copy down 231 us, MPI 1,392
           us, copy up + unpack 222 us for 2 swaps of 8.4 MB each per step)
@@ -32,9 +33,11 @@ Parameters and where they come from (bench/RESULTS.md):
           estimates; one H100 with ranks sharing it measured 152 ms per host rebuild at
           1.02M atoms per rank, 2.7x this model)
   B_ib    25 GB/s (InfiniBand NDR200 between nodes, 8 GPUs per node)
-The last column assumes the planned direct exchange between devices (CUDA IPC within a
-node over NVLink, B_nvlink 300 GB/s; GPUDirect RDMA between nodes at B_ib) with the
-measured device rebuild.
+The last column is the direct exchange between devices: CUDA IPC within a node over
+NVLink (run_style verlet/cuda exchange ipc, the default; B_nvlink 300 GB/s, L_swap 30 us:
+measured 160-220 us per step for 2-4 swaps at 16.4M atoms), GPUDirect RDMA between nodes
+at B_ib (not built). For one NVIDIA H100 use --rate-small 1.86e9 --rate-large 1.80e9
+(LJ 2.048M and 16.4M measured 2026-11-26).
 """
 import argparse
 import itertools
@@ -98,7 +101,7 @@ def main():
     ap.add_argument("--every", type=int, default=20)
     ap.add_argument("--rate-small", type=float, default=1.93e9, help="atom-steps/s, <= 4M atoms")
     ap.add_argument("--rate-large", type=float, default=1.75e9, help="atom-steps/s, > 4M atoms")
-    ap.add_argument("--c-dev", type=float, default=4.1e-9,
+    ap.add_argument("--c-dev", type=float, default=2.2e-9,
                     help="device rebuild: s per owned+ghost atom (exchange + borders)")
     ap.add_argument("--t-dev-fix", type=float, default=0.0)
     ap.add_argument("--c-host", type=float, default=6.6e-9)
@@ -113,7 +116,7 @@ def main():
     a = ap.parse_args()
 
     print("Strong scaling (steps/s; speed-up over one GPU in parentheses)\n")
-    print("| atoms | GPUs | bricks | ghosts per rank | host rebuild | device rebuild (measured cost) | + direct device exchange (planned) |")
+    print("| atoms | GPUs | bricks | ghosts per rank | host rebuild | device rebuild (measured cost) | + direct device exchange (exchange ipc) |")
     print("| ---: | ---: | --- | ---: | ---: | ---: | ---: |")
     for natoms in (2_048_000, 16_384_000):
         t1, _, _ = step_time(natoms, 1, a)
@@ -126,7 +129,7 @@ def main():
                   f"{1 / t:,.0f} ({t1 / t:.2f}) | {1 / td:,.0f} ({t1 / td:.2f}) | "
                   f"{1 / tc:,.0f} ({t1 / tc:.2f}) |")
     print("\nWeak scaling, 2,048,000 atoms per GPU (steps/s; efficiency against one GPU)\n")
-    print("| GPUs | atoms | host rebuild | device rebuild (measured cost) | + direct device exchange (planned) |")
+    print("| GPUs | atoms | host rebuild | device rebuild (measured cost) | + direct device exchange (exchange ipc) |")
     print("| ---: | ---: | ---: | ---: | ---: |")
     t1, _, _ = step_time(2_048_000, 1, a)
     for p in (1, 2, 4, 8, 64):
