@@ -270,6 +270,8 @@ void VerletCuda::upload()
     const bool have_bonds = force->bond && (atom->nbonds > 0 || editable);
     const bool have_angles = force->angle && atom->nangles > 0;
     const bool have_dihedrals = force->dihedral && atom->ndihedrals > 0;
+    // (several ranks, MESOGPU_RANK_TIMING: what a host-path rebuild spends on the topology)
+    if (rank_timing) rank_timing->mark(RankTiming::REB_HOST_UP);
     mesogpu::DeviceTopology topo;
     mesogpu::build_device_topology(lmp, index_of, true, have_bonds, have_angles, have_dihedrals,
                                    topo, rows);
@@ -312,6 +314,7 @@ void VerletCuda::upload()
       engine->reserve_topology(MAX(topo.maxbond + spare_bonds, fix_room), atom->maxspecial, levels);
     }
     topo = mesogpu::DeviceTopology();    // host copies freed before the list build
+    if (rank_timing) rank_timing->mark(RankTiming::REB_HOST_TOPO);
 
     // neigh_modify exclude: the same pairs leave the device list (Neighbor::init() has
     // turned the group names into bits by now)
@@ -749,6 +752,7 @@ void VerletCuda::run(int n)
           sync_for_host_code();
         else
           sync_topology();    // thermo 'bonds' reads atom->nbonds
+        lap(RankTiming::OUT_SYNC);
         timer->stamp();
         output->write(ntimestep);
         timer->stamp(Timer::OUTPUT);

@@ -138,6 +138,7 @@ void VerletCuda::rank_rebuild()
   engine->check_errors();
   images_to_host(image);
   domain->pbc();
+  if (rank_timing) rank_timing->mark(RankTiming::REB_HOST_DOWN);
   if (domain->box_change) {
     domain->reset_box();
     comm->setup();
@@ -153,9 +154,11 @@ void VerletCuda::rank_rebuild()
                update->ntimestep, total, atom->natoms);
   // the host's bond lists of the new local order (compute bond/local, ... at output)
   if (atom->molecular != Atom::ATOMIC) neighbor->build_topology();
+  if (rank_timing) rank_timing->mark(RankTiming::REB_HOST_COMM);
   upload();    // owned atoms, ghosts, topology, force styles, the ghost plan
+  if (rank_timing) rank_timing->mark(RankTiming::REB_HOST_UP);
   for (auto *f : fix_device) f->device_setup(*engine);
-  if (rank_timing) rank_timing->mark(RankTiming::REBUILD);
+  if (rank_timing) rank_timing->mark(RankTiming::REB_HOST_FIXES);
   engine->build_neighbor_list();
   if (rank_timing) rank_timing->mark(RankTiming::REB_LIST);
 }

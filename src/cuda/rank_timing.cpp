@@ -21,6 +21,11 @@ const char *const phase_name[RankTiming::NPHASE] = {"integrators, fixes",
                                                     "rebuild: wrap + exchange",
                                                     "rebuild: borders + plan",
                                                     "rebuild: list build",
+                                                    "rebuild host: download, pbc",
+                                                    "rebuild host: exchange, borders",
+                                                    "rebuild host: upload",
+                                                    "rebuild host: upload topology",
+                                                    "rebuild host: device fix setup",
                                                     "forward: pack + D2H",
                                                     "forward: MPI",
                                                     "forward: H2D + unpack",
@@ -31,7 +36,8 @@ const char *const phase_name[RankTiming::NPHASE] = {"integrators, fixes",
                                                     "reverse: H2D + unpack",
                                                     "reverse: self swaps",
                                                     "energy/virial sums",
-                                                    "output, syncs, checks"};
+                                                    "output: atoms down for host code",
+                                                    "output, checks"};
 }
 
 RankTiming::RankTiming(LAMMPS *lmp) : Pointers(lmp) {}

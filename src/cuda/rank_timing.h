@@ -29,6 +29,11 @@ class RankTiming : protected Pointers {
     REB_EXCHANGE,    //   device path: wrap, exchange of leaving atoms, the lost-atom check
     REB_BORDERS,     //   device path: the ghosts (borders) and the new forward plan
     REB_LIST,        //   the neighbour list build after either path
+    REB_HOST_DOWN,   //   host path: atoms down, Domain::pbc
+    REB_HOST_COMM,   //   host path: Comm::exchange, Comm::borders, the host's topology lists
+    REB_HOST_UP,     //   host path: upload() but its topology (atoms, ghosts, styles, plan)
+    REB_HOST_TOPO,   //   host path: upload()'s topology (partner indices, special lists)
+    REB_HOST_FIXES,  //   host path: the device fixes' setup
     FWD_PACK,        // forward exchange (positions, velocities): pack kernel + D2H copy
     FWD_MPI,         //   MPI_Sendrecv
     FWD_UNPACK,      //   H2D copy + unpack kernel
@@ -39,7 +44,8 @@ class RankTiming : protected Pointers {
     REV_UNPACK,
     REV_SELF,
     SUMS,      // energy/virial sums and per-atom publishing (output steps)
-    OUTPUT,    // output, host syncs, periodic error checks
+    OUT_SYNC,  // output steps: atoms (or the topology) down for host code
+    OUTPUT,    // output, periodic error checks
     NPHASE
   };
 
