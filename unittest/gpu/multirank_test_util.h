@@ -1,9 +1,9 @@
 /* Helpers of the GPU tests that run under mpirun (test_gpu_multirank*.cpp): the world
    rank and size, a LAMMPS instance on a communicator with atoms gathered in ID order, a
    file path every rank of a communicator agrees on, the minimum-image position
-   difference and the relative difference of two runs, the hot LJ liquid, the state a run
-   ends in and the comparison of two such states, and the MPI main that runs the tests on
-   every rank and reports once. */
+   difference and the relative difference of two runs, the hot LJ liquid and a run of it
+   (state, list builds, log), the state a run ends in and the comparison of two such
+   states, and the MPI main that runs the tests on every rank and reports once. */
 #ifndef MESOGPU_UNITTEST_MULTIRANK_TEST_UTIL_H
 #define MESOGPU_UNITTEST_MULTIRANK_TEST_UTIL_H
 
@@ -11,6 +11,7 @@
 #include "domain.h"
 #include "lammps.h"
 #include "library.h"
+#include "neighbor.h"
 
 #include "gpu_test_util.h"
 
@@ -168,6 +169,38 @@ inline std::string read_text(const std::string &path)
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// a run of the hot LJ liquid: its end state, the neighbour-list builds and rank 0's log
+struct HotLjRun : RunState {
+  long long builds = -1;    // neighbor->ncalls after the run
+  std::string log;          // rank 0
+};
+
+// `steps` steps of the hot liquid on comm with `neighbor <skin> bin` and `neigh_modify
+// <neigh>`; verlet: nullptr for CPU LAMMPS, else the run_style verlet/cuda keywords after
+// "share yes" ("" for none); tag names the log file
+inline HotLjRun run_hot_lj(MPI_Comm comm, const char *verlet, const std::string &skin,
+                           const std::string &neigh, int steps, const std::string &tag)
+{
+  const bool dev = verlet != nullptr;
+  Lmp l(comm);
+  const std::string logfile = shared_path("hot_lj_log_" + tag, ".lammps", comm);
+  l.cmds({"log " + logfile, "units lj", "atom_style atomic", "atom_modify map array",
+          "read_data " + write_hot_lj_data(), "pair_style " + gpu_test::S(dev, "lj/cut") + " 2.5",
+          "pair_coeff 1 1 1.0 1.0 2.5", "neighbor " + skin + " bin", "neigh_modify " + neigh,
+          "timestep 0.004", "thermo_style custom step temp pe press",
+          "thermo " + std::to_string(steps), "fix 1 all " + gpu_test::S(dev, "nve")});
+  if (dev) l.cmd(std::string("run_style verlet/cuda share yes ") + verlet);
+  l.cmd("run " + std::to_string(steps) + " post no");
+  HotLjRun r;
+  static_cast<RunState &>(r) = run_state(l);
+  r.builds = l.lmp->neighbor->ncalls;
+  l.cmd("log none");
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  if (me == 0) r.log = read_text(logfile);
+  return r;
 }
 
 // the main of a multi-rank GPU test: 77 (ctest "skipped") without a GPU; one report, the

@@ -49,32 +49,13 @@ const int TRAJ_STEPS = 50;
 const char *PREC = "mixed or single";
 #endif
 
-struct Result : RunState {
-  long long builds = -1;    // neighbor->ncalls after the run
-  std::string log;          // rank 0
-};
+using Result = HotLjRun;
 
 // the hot liquid, TRAJ_STEPS steps with the given neigh_modify; dev: verlet/cuda on comm
 Result run_lj(MPI_Comm comm, bool dev, const std::string &skin, const std::string &neigh,
               const std::string &tag)
 {
-  Lmp l(comm);
-  const std::string logfile = shared_path("decide_log_" + tag, ".lammps", comm);
-  l.cmds({"log " + logfile, "units lj", "atom_style atomic", "atom_modify map array",
-          "read_data " + write_hot_lj_data(), "pair_style " + S(dev, "lj/cut") + " 2.5",
-          "pair_coeff 1 1 1.0 1.0 2.5", "neighbor " + skin + " bin", "neigh_modify " + neigh,
-          "timestep 0.004", "thermo_style custom step temp pe press",
-          "thermo " + std::to_string(TRAJ_STEPS), "fix 1 all " + S(dev, "nve")});
-  if (dev) l.cmd("run_style verlet/cuda share yes");
-  l.cmd("run " + std::to_string(TRAJ_STEPS) + " post no");
-  Result r;
-  static_cast<RunState &>(r) = run_state(l);
-  r.builds = l.lmp->neighbor->ncalls;
-  l.cmd("log none");
-  int me = 0;
-  MPI_Comm_rank(comm, &me);
-  if (me == 0) r.log = read_text(logfile);
-  return r;
+  return run_hot_lj(comm, dev ? "" : nullptr, skin, neigh, TRAJ_STEPS, "decide_" + tag);
 }
 
 void expect_close(const char *name, const Result &a, const Result &b)

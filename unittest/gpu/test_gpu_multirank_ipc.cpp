@@ -54,34 +54,13 @@ const char *PREC = "mixed or single";
 
 const char *IPC_LINE = "through CUDA IPC";
 
-struct Result : RunState {
-  long long builds = -1;
-  std::string log;    // rank 0
-};
+using Result = HotLjRun;
 
-// the hot liquid for TRAJ_STEPS steps; style: "" for CPU LAMMPS, else the run_style
+// the hot liquid for TRAJ_STEPS steps; style: nullptr for CPU LAMMPS, else the run_style
 // verlet/cuda keywords after "share yes"
 Result run_lj(MPI_Comm comm, const char *style, const std::string &tag)
 {
-  const bool dev = style != nullptr;
-  Lmp l(comm);
-  const std::string logfile = shared_path("ipc_log_" + tag, ".lammps", comm);
-  l.cmds({"log " + logfile, "units lj", "atom_style atomic", "atom_modify map array",
-          "read_data " + write_hot_lj_data(), "pair_style " + S(dev, "lj/cut") + " 2.5",
-          "pair_coeff 1 1 1.0 1.0 2.5", "neighbor 0.1 bin",
-          "neigh_modify every 1 delay 0 check yes", "timestep 0.004",
-          "thermo_style custom step temp pe press", "thermo " + std::to_string(TRAJ_STEPS),
-          "fix 1 all " + S(dev, "nve")});
-  if (dev) l.cmd(std::string("run_style verlet/cuda share yes ") + style);
-  l.cmd("run " + std::to_string(TRAJ_STEPS) + " post no");
-  Result r;
-  static_cast<RunState &>(r) = run_state(l);
-  r.builds = l.lmp->neighbor->ncalls;
-  l.cmd("log none");
-  int me = 0;
-  MPI_Comm_rank(comm, &me);
-  if (me == 0) r.log = read_text(logfile);
-  return r;
+  return run_hot_lj(comm, style, "0.1", "every 1 delay 0 check yes", TRAJ_STEPS, "ipc_" + tag);
 }
 
 // a against b: positions (minimum image, over the box), velocities, energies
