@@ -165,6 +165,11 @@ namespace cuda {
     void set_sort(int every);
     // sorts along the space-filling curve since this engine was made
     long long sorts_done() const;
+    // lanes per atom of the last list build and of the isotropic pair kernels until the
+    // next (1, 4, 8, 16 or 32): more than one where the atoms are too few to fill the
+    // device and each has long lists; MESOGPU_BUILD_LANES / MESOGPU_PAIR_LANES fix them
+    int build_lanes() const;
+    int pair_lanes() const;
 
     // --- force field ---------------------------------------------------------------
     // A list of force terms, cleared by upload_atoms: each force style of the run adds

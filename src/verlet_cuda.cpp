@@ -518,9 +518,10 @@ void VerletCuda::resident_setup(int flag, bool full)
                    "  verlet/cuda setup: {:.3f} s host (exchange, ghosts{}), {:.3f} s upload, "
                    "{:.3f} s device list and forces, {:.3f} s fix setup and output; device "
                    "memory {:.2f} GiB held, {:.2f} of {:.2f} GiB free; {} neighbour entries "
-                   "({} per atom)\n",
+                   "({} per atom); lanes per atom: {} list build, {} pair\n",
                    t1 - t0, host_lists_needed ? ", host lists" : "", t2 - t1, t3 - t2, t4 - t3,
-                   held / gib, free_b / gib, total_b / gib, entries, n > 0 ? entries / n : 0);
+                   held / gib, free_b / gib, total_b / gib, entries, n > 0 ? entries / n : 0,
+                   engine->build_lanes(), engine->pair_lanes());
   }
   if (full) log_memory("end of setup");
 }

@@ -48,6 +48,23 @@ namespace cuda {
                                  "' is not a number of bytes (e.g. 2e9)");
       g_memory_limit = static_cast<size_t>(b);
     }
+    // lanes per atom of the list build and the pair kernels, when fixed (benchmarks, tests)
+    const auto lanes = [](const char *name) {
+      const char *v = std::getenv(name);
+      if (!v) return 0;
+      const std::string s(v);
+      for (int g : {1, 4, 8, 16, 32})
+        if (s == std::to_string(g)) return g;
+      throw std::runtime_error(std::string("mesogpu: ") + name + "='" + s +
+                               "' is not one of 1, 4, 8, 16, 32 (lanes per atom)");
+    };
+    impl->fixed_build_group = lanes("MESOGPU_BUILD_LANES");
+    impl->fixed_pair_group = lanes("MESOGPU_PAIR_LANES");
+    int dev = 0, sms = 0, per_sm = 0;
+    MESOGPU_CUDA_CALL(cudaGetDevice(&dev));
+    MESOGPU_CUDA_CALL(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    MESOGPU_CUDA_CALL(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    impl->device_threads = sms * per_sm;
     MESOGPU_CUDA_CALL(cudaHostAlloc(&impl->status_host, 4 * sizeof(int), cudaHostAllocDefault));
     impl->status.resize(4);
     impl->ev_sum.resize(28);

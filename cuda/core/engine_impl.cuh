@@ -114,6 +114,12 @@ namespace cuda {
     DeviceArray<real> cutneighsq;
     int ncell[3] = {1, 1, 1};
     int cell_cap = 0, nbr_cap = 0;
+    // lanes per atom of the list build and of the isotropic pair kernels (1, 4, 8, 16, 32):
+    // chosen at each build from the atoms per device and the work per atom
+    // (choose_lane_groups), or fixed by MESOGPU_BUILD_LANES / MESOGPU_PAIR_LANES
+    int build_group = 1, pair_group = 1;
+    int fixed_build_group = 0, fixed_pair_group = 0;    // 0: chosen
+    int device_threads = 0;    // resident threads the device holds (SMs x threads per SM)
     DeviceArray<int> cell_of, cell_count, cell_atoms, nnbr, nbr;
     DeviceArray<PosType<real>> cell_pos;    // positions in cell order, for the list build
     DeviceArray<int> status;       // [0] max cell occupancy, [1] max neighbours, [2] rebuild flag

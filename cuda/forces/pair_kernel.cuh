@@ -1,5 +1,6 @@
-/* mesogpu: the isotropic pair-kernel template (internal to cuda/): one thread per atom
- * over its full neighbour list; every isotropic pair style is an evaluator run by it.
+/* mesogpu: the isotropic pair-kernel template (internal to cuda/): one thread (or a group
+ * of lanes) per atom over its full neighbour list; every isotropic pair style is an evaluator run
+ * by it.
  *
  * Evaluator concept:
  *   cutsq                  per type pair, (ntypes+1)^2; 0 where the style does not act
@@ -10,7 +11,9 @@
  *                          true: eval_site(...) also reads the pair's atoms (velocities,
  *                          tags) and applies the special factors itself; false: skip
  *   AtomI load_i(i)        what eval_site reads of atom i once per atom
- * PlainPairEvaluator gives the defaults of a plain (eval) evaluator. */
+ * PlainPairEvaluator gives the defaults of a plain (eval) evaluator. An evaluator is run
+ * by several lanes per atom when Impl::pair_group says so: eval and eval_site must not
+ * assume one thread per atom. */
 #ifndef MESOGPU_CUDA_FORCES_PAIR_KERNEL_CUH
 #define MESOGPU_CUDA_FORCES_PAIR_KERNEL_CUH
 
@@ -27,21 +30,36 @@ namespace cuda {
     };
 
     // each pair is evaluated by both of its atoms' threads: no atomics; energy and virial
-    // take half of each pair
-    template <class Pair, bool EV, bool Images = false>
+    // take half of each pair. Group lanes per atom (1, 4, 8, 16 or 32; Impl::pair_group):
+    // lane g takes entries g, g + Group, ... and the group's sums meet by warp shuffles.
+    // More than one lane when the atoms are too few to fill the device and each has many
+    // neighbours (a few thousand atoms, long cutoffs): one lane per atom then leaves most
+    // of the device idle while each thread walks hundreds of entries one after another.
+    template <class Pair, bool EV, bool Images = false, int Group = 1>
     __global__ void pair_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
                                        const int *nbr, Pair pair, int ntp1, Special4 special_lj,
                                        Vec3Out fout, PerAtomEV ev, ErrorRecord *err)
     {
-      const int i = blockIdx.x * blockDim.x + threadIdx.x;
-      if (i >= n) return;
-      const PosType<real> pi = pos[i];
-      const auto ai = pair.load_i(i);
+      static_assert(Group == 1 || (Group >= 2 && Group <= 32 && (Group & (Group - 1)) == 0),
+                    "a group is a power of two within a warp");
+      const long long t = (long long) blockIdx.x * blockDim.x + threadIdx.x;
+      const int i = static_cast<int>(t / Group);
+      const int lane = static_cast<int>(t % Group);
+      // groups share warps: a group past n still takes part in the shuffles
+      if (Group == 1 && i >= n) return;
+      const bool active = i < n;
+      const PosType<real> pi = active ? pos[i] : PosType<real>{};
+      const auto ai = pair.load_i(active ? i : 0);
       acc fx, fy, fz, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
-      fout.start(i, fx, fy, fz);
-      const int m = nnbr[i];
-      const int *nb = nbr + i;    // entry k at nb[k n]: a 64-bit pointer step, no int product
-      for (int k = 0; k < m; ++k, nb += n) {
+      if (Group == 1)
+        fout.start(i, fx, fy, fz);
+      else
+        fx = fy = fz = acc(0);
+      const int m = active ? nnbr[i] : 0;
+      // entry k at nbr[k n + i]: a 64-bit pointer step, no int product
+      const int *nb = nbr + i + (size_t) lane * n;
+      const size_t stride = (size_t) Group * n;
+      for (int k = lane; k < m; k += Group, nb += stride) {
         int j = *nb;
         const int which = (j >> SBBITS) & 3;    // as LAMMPS sbmask(): the shift is arithmetic
         j &= NEIGHMASK;
@@ -76,20 +94,62 @@ namespace cuda {
           add_half_pair_virial(v, dx, dy, dz, fpair);
         }
       }
+      if constexpr (Group > 1) {
+        // butterfly sums within the group (all 32 lanes of the warp take part)
+        for (int w = Group / 2; w > 0; w /= 2) {
+          fx += __shfl_xor_sync(0xffffffffu, fx, w, Group);
+          fy += __shfl_xor_sync(0xffffffffu, fy, w, Group);
+          fz += __shfl_xor_sync(0xffffffffu, fz, w, Group);
+          if (EV) {
+            e += __shfl_xor_sync(0xffffffffu, e, w, Group);
+            for (int c = 0; c < 6; ++c) v[c] += __shfl_xor_sync(0xffffffffu, v[c], w, Group);
+          }
+        }
+        if (!active || lane != 0) return;
+        acc f0, f1, f2;
+        fout.start(i, f0, f1, f2);
+        fx += f0;
+        fy += f1;
+        fz += f2;
+      }
       fout.store(i, fx, fy, fz);
       if (EV) ev.store(i, e, v);
+    }
+
+    template <class Pair, int Group>
+    void launch_pair_kernel_group(Engine::Impl &s, const ForceStep &c, const Pair &pair)
+    {
+      auto kernel = c.ev ? pair_forces_kernel<Pair, true, false, Group>
+                         : pair_forces_kernel<Pair, false, false, Group>;
+      kernel<<<blocks64((long long) s.n * Group), BLOCK>>>(
+          s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(), c.special_lj, c.force,
+          c.ev_out, s.err.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
     }
 
     template <class Pair>
     void launch_pair_kernel(Engine::Impl &s, const ForceStep &c, const Pair &pair)
     {
-      auto kernel = c.ev ? pair_forces_kernel<Pair, true> : pair_forces_kernel<Pair, false>;
-      if (c.box.img_bits)    // small box: explicit images
-        kernel =
+      if (c.box.img_bits) {    // small box: explicit images (few atoms; one lane per atom)
+        auto kernel =
             c.ev ? pair_forces_kernel<Pair, true, true> : pair_forces_kernel<Pair, false, true>;
-      kernel<<<c.nb, BLOCK>>>(s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(),
-                              c.special_lj, c.force, c.ev_out, s.err.get());
-      MESOGPU_CUDA_LAUNCH_CHECK();
+        kernel<<<c.nb, BLOCK>>>(s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(),
+                                c.special_lj, c.force, c.ev_out, s.err.get());
+        MESOGPU_CUDA_LAUNCH_CHECK();
+        return;
+      }
+      switch (s.pair_group) {
+        case 4:
+          return launch_pair_kernel_group<Pair, 4>(s, c, pair);
+        case 8:
+          return launch_pair_kernel_group<Pair, 8>(s, c, pair);
+        case 16:
+          return launch_pair_kernel_group<Pair, 16>(s, c, pair);
+        case 32:
+          return launch_pair_kernel_group<Pair, 32>(s, c, pair);
+        default:
+          return launch_pair_kernel_group<Pair, 1>(s, c, pair);
+      }
     }
 
     // the common isotropic term: parameters P per type pair and the cutoffs, evaluator

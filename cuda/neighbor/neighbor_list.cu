@@ -128,7 +128,11 @@ namespace cuda {
     };
 
     // neighbours from the 27 surrounding cells within (cut + skin), special pairs marked
-    // or dropped as LAMMPS does; column-major (nbr[k * n + i]) so reads coalesce
+    // or dropped as LAMMPS does; column-major (nbr[k * n + i]) so reads coalesce.
+    // Group lanes per atom (Impl::build_group): the lanes test a cell's slots Group at a
+    // time and place their hits by a ballot in slot order, so the list is the same as
+    // with one lane, entry for entry.
+    template <int Group>
     __global__ void build_neighbors_kernel(int n, int nlocal, const PosType<real> *pos, BoxD box,
                                            int3 ncell, const int *cell_of, const int *cell_count,
                                            const int *cell_atoms, const PosType<real> *cell_pos,
@@ -137,12 +141,21 @@ namespace cuda {
                                            int4 special_flag, ExclusionD ex, int *nnbr, int *nbr,
                                            int nbr_cap, int *status)
     {
-      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      static_assert(Group == 1 || (Group >= 2 && Group <= 32 && (Group & (Group - 1)) == 0),
+                    "a group is a power of two within a warp");
+      const long long t = (long long) blockIdx.x * blockDim.x + threadIdx.x;
+      const int i = static_cast<int>(t / Group);
+      const int lane = static_cast<int>(t % Group);
+      // a whole group shares i, so it leaves together (the ballots name the group's lanes)
       if (i >= n) return;
       if (i >= nlocal) {    // a ghost row (several ranks): no list, its owner has one
-        nnbr[i] = 0;
+        if (lane == 0) nnbr[i] = 0;
         return;
       }
+      const int warp_lane = threadIdx.x & 31;
+      const unsigned group_mask =
+          Group == 32 ? 0xffffffffu : ((1u << Group) - 1) << (warp_lane / Group * Group);
+      const unsigned below = (1u << warp_lane) - 1;    // lanes before this one
       const PosType<real> pi = pos[i];
       const int cell = cell_of[i];
       const int cx = cell % ncell.x, cy = (cell / ncell.x) % ncell.y,
@@ -166,23 +179,38 @@ namespace cuda {
             const int m = min(cell_count[oc], cell_cap);
             const int *atoms = cell_atoms + (size_t) oc * cell_cap;
             const PosType<real> *cpos = cell_pos + (size_t) oc * cell_cap;
-            for (int k = 0; k < m; ++k) {
-              const PosType<real> pj = cpos[k];
-              const real ddx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
-              const real ddy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
-              const real ddz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
-              const real rsq = ddx * ddx + ddy * ddy + ddz * ddz;
-              if (rsq > cutneighsq[pi.type * ntp1 + pj.type]) continue;
-              const int j = atoms[k];
-              if (j == i) continue;
-              if (ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) continue;
-              int entry = j;
-              if (spec.any() && !spec.mark(spec.level(j), entry)) continue;
+            // every lane of a group runs the same trips (m is the group's), so the ballots
+            // meet
+            for (int base = 0; base < m; base += Group) {
+              const int k = base + lane;
+              bool hit = false;
+              int entry = 0;
+              if (k < m) {
+                const PosType<real> pj = cpos[k];
+                const real ddx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
+                const real ddy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
+                const real ddz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
+                const real rsq = ddx * ddx + ddy * ddy + ddz * ddz;
+                if (rsq <= cutneighsq[pi.type * ntp1 + pj.type]) {
+                  const int j = atoms[k];
+                  entry = j;
+                  hit = j != i && !(ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) &&
+                        !(spec.any() && !spec.mark(spec.level(j), entry));
+                }
+              }
+              int at = count;
+              if constexpr (Group == 1) {
+                count += hit;
+              } else {
+                const unsigned hits = __ballot_sync(group_mask, hit);
+                at += __popc(hits & below);
+                count += __popc(hits);
+              }
               // column k of the list starts at k n: past 2^31 entries at ~30 M atoms
-              if (count < nbr_cap) nbr[(size_t) count * n + i] = entry;
-              ++count;
+              if (hit && at < nbr_cap) nbr[(size_t) at * n + i] = entry;
             }
           }
+      if (lane != 0) return;
       nnbr[i] = count;
       if (count > nbr_cap) atomicMax(&status[1], count);
     }
@@ -258,6 +286,46 @@ namespace cuda {
       if (count > nbr_cap) atomicMax(&status[1], count);
     }
 
+    template <int Group>
+    void launch_build_neighbors_group(Engine::Impl &s, const BoxD &box, int3 nc, int4 sflag)
+    {
+      build_neighbors_kernel<Group><<<blocks64((long long) s.n * Group), BLOCK>>>(
+          s.n, s.nlocal, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(),
+          s.cell_atoms.get(), s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
+          s.maxspecial ? s.nspecial.get() : nullptr, s.maxspecial ? s.special.get() : nullptr,
+          s.maxspecial, sflag, s.exclusion_view(), s.nnbr.get(), s.nbr.get(), s.nbr_cap,
+          s.status.get());
+    }
+
+    void launch_build_neighbors(Engine::Impl &s, const BoxD &box, int3 nc, int4 sflag)
+    {
+      switch (s.build_group) {
+        case 4:
+          return launch_build_neighbors_group<4>(s, box, nc, sflag);
+        case 8:
+          return launch_build_neighbors_group<8>(s, box, nc, sflag);
+        case 16:
+          return launch_build_neighbors_group<16>(s, box, nc, sflag);
+        case 32:
+          return launch_build_neighbors_group<32>(s, box, nc, sflag);
+        default:
+          return launch_build_neighbors_group<1>(s, box, nc, sflag);
+      }
+    }
+
+    // lanes per atom (1, 4, 8, 16, 32) for `n` atoms with `work` items each (neighbour
+    // entries, candidate slots): more lanes only while the atoms leave the device's
+    // resident threads unused and each lane still gets `per_lane` items or more
+    int choose_lanes(long long n, double work, int device_threads, double per_lane)
+    {
+      int g = 1;
+      while (g < 32) {
+        const int next = g == 1 ? 4 : 2 * g;
+        if (n * g >= device_threads || work / next < per_lane) break;
+        g = next;
+      }
+      return g;
+    }
   }    // namespace
 
   void Engine::upload_special(const int *nspecial, const int *special, int maxspecial,
@@ -445,6 +513,10 @@ namespace cuda {
         make_int4(s.special_flag[0], s.special_flag[1], s.special_flag[2], s.special_flag[3]);
     // without pair forces nothing reads the list: binning (wrap, sort) is all a build does
     AllocLabel nlabel("the neighbour list");
+    // lanes per atom of the build: ~27 cells of candidates each (cells of cut + skin)
+    s.build_group = s.fixed_build_group
+                        ? s.fixed_build_group
+                        : choose_lanes(s.nlocal, 27.0 * s.n / ncells, s.device_threads, 16.0);
     while (s.has_pair_terms()) {
       // nbr_cap entries per atom, column-major: 64-bit size (past 2^31 at ~30 M LJ atoms)
       // with ghosts (several ranks) the rows change a little at every rebuild: grow with
@@ -464,12 +536,7 @@ namespace cuda {
             s.maxspecial ? s.special.get() : nullptr, s.maxspecial, sflag, s.exclusion_view(),
             s.nnbr.get(), s.nbr.get(), s.nbr_cap, s.status.get());
       else
-        build_neighbors_kernel<<<blocks(s.n), BLOCK>>>(
-            s.n, s.nlocal, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(),
-            s.cell_atoms.get(), s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
-            s.maxspecial ? s.nspecial.get() : nullptr, s.maxspecial ? s.special.get() : nullptr,
-            s.maxspecial, sflag, s.exclusion_view(), s.nnbr.get(), s.nbr.get(), s.nbr_cap,
-            s.status.get());
+        launch_build_neighbors(s, box, nc, sflag);
       MESOGPU_CUDA_LAUNCH_CHECK();
       MESOGPU_CUDA_CALL(
           cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int), cudaMemcpyDeviceToHost));
@@ -478,8 +545,24 @@ namespace cuda {
       s.nbr_cap = static_cast<int>(
           std::min<double>(s.status_host[1] + s.status_host[1] / 4 + 8, s.nbr_limit()));
     }
+    // lanes per atom of the pair kernels until the next build: the longest list as the
+    // work per atom
+    if (s.has_pair_terms())
+      s.pair_group = s.fixed_pair_group
+                         ? s.fixed_pair_group
+                         : choose_lanes(s.nlocal, s.status_host[1], s.device_threads, 8.0);
     s.ago = 0;
     s.built = true;
+  }
+
+  int Engine::build_lanes() const
+  {
+    return impl->build_group;
+  }
+
+  int Engine::pair_lanes() const
+  {
+    return impl->pair_group;
   }
 
   void Engine::set_exclusions(const HostExclusions &e)

@@ -30,6 +30,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <mpi.h>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -286,6 +287,98 @@ TEST(GpuResident, ForcesDPDWithoutNoise)
 {
   // a zero timestep would make LAMMPS's own dpd divide by sqrt(0): keep dt, move nothing
   compare_forces([](Lmp &l, bool dev) { dpd_fluid(l, dev, 0.0, false); }, "dpd (T=0)", false);
+}
+
+// ---- several lanes per atom ------------------------------------------------------------
+
+// the list build and the isotropic pair kernels with `lanes` lanes per atom, fixed through
+// the environment the engine reads when it is made (each Lmp makes its own)
+struct FixedLanes {
+  explicit FixedLanes(int lanes)
+  {
+    setenv("MESOGPU_BUILD_LANES", std::to_string(lanes).c_str(), 1);
+    setenv("MESOGPU_PAIR_LANES", std::to_string(lanes).c_str(), 1);
+  }
+  ~FixedLanes()
+  {
+    unsetenv("MESOGPU_BUILD_LANES");
+    unsetenv("MESOGPU_PAIR_LANES");
+  }
+  FixedLanes(const FixedLanes &) = delete;
+  FixedLanes &operator=(const FixedLanes &) = delete;
+};
+
+// forces, energy and virial against the CPU for each width: a plain evaluator (lj/cut,
+// two types), special pairs dropped in the build (table/r2 with special lj 0), a site
+// evaluator (dpd), excluded pairs
+TEST(GpuResident, ForcesWithLanesPerAtom)
+{
+  for (int lanes : {4, 8, 16, 32}) {
+    FixedLanes fixed(lanes);
+    const std::string tag = " x" + std::to_string(lanes);
+    compare_forces([](Lmp &l, bool dev) { lj_liquid(l, dev); }, ("lj/cut" + tag).c_str());
+    compare_forces(soft_melt, ("table/r2+harm" + tag).c_str());
+    compare_forces([](Lmp &l, bool dev) { dpd_fluid(l, dev, 0.0, false); },
+                   ("dpd (T=0)" + tag).c_str(), false);
+    compare_forces(
+        [](Lmp &l, bool dev) {
+          lj_liquid(l, dev);
+          l.cmd("neigh_modify exclude type 1 2");
+        },
+        ("lj excl" + tag).c_str());
+  }
+}
+
+// a few thousand atoms with a long cutoff (the liquid-vapour slab's r_c = 5): the engine
+// takes several lanes per atom by itself, and a 300-step trajectory with rebuilds follows
+// the CPU's (double) or keeps its energy (float)
+TEST(GpuResident, FewAtomsLongCutoffTakeLanes)
+{
+  const auto setup = [](Lmp &l, bool dev) {
+    lj_liquid(l, dev, 8);    // 2048 atoms, 13.4 sigma
+    l.cmds({"pair_style " + S(dev, "lj/cut") + " 5.0", "pair_coeff * * 1.0 1.0"});
+  };
+  compare_forces(setup, "lj rc 5 (auto)");
+  Lmp cpu, dev;
+  setup(cpu, false);
+  setup(dev, true);
+  const std::string logfile = "log.gpu_lanes_auto";
+  dev.cmds({"log " + logfile, "thermo 100", "run 300 post no", "log none"});
+  cpu.cmds({"thermo 100", "run 300 post no"});
+  std::string text;
+  {
+    std::ifstream in(logfile);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  std::remove(logfile.c_str());
+  const std::string key = "lanes per atom: ";
+  const size_t at = text.find(key);
+  ASSERT_NE(at, std::string::npos) << text;
+  int build = 0, pair = 0;
+  ASSERT_EQ(sscanf(text.c_str() + at + key.size(), "%d list build, %d pair", &build, &pair), 2);
+  printf("[gpu] lj rc 5, 2048 atoms: lanes per atom %d (build), %d (pair)\n", build, pair);
+  EXPECT_GT(build, 1);
+  EXPECT_GT(pair, 1);
+  const double d = max_rel_diff(dev.positions(), cpu.positions());
+  const bool dbl = std::is_same<mesogpu::cuda::real, double>::value;
+  printf("[gpu] lj rc 5, 300 steps: max rel. position difference %.3g\n", d);
+  if (dbl) EXPECT_LT(d, 1e-8);
+  EXPECT_NEAR(dev.thermo("etotal"), cpu.thermo("etotal"),
+              (dbl ? 1e-8 : 2e-3) * std::fabs(cpu.thermo("etotal")));
+}
+
+// a bad width stops the run with the variable's name and the allowed values
+TEST(GpuResident, LanesPerAtomRefusesOtherWidths)
+{
+  setenv("MESOGPU_PAIR_LANES", "3", 1);
+  Lmp dev;
+  lj_liquid(dev, true);
+  const std::string err = dev.error_of("run 1 post no");
+  unsetenv("MESOGPU_PAIR_LANES");
+  EXPECT_NE(err.find("MESOGPU_PAIR_LANES='3' is not one of 1, 4, 8, 16, 32"), std::string::npos)
+      << err;
 }
 
 // chains with angles and dihedrals, conformations randomised on the CPU first
