@@ -28,6 +28,7 @@
 #include "output.h"
 #include "pair.h"
 #include "thermo.h"
+#include "thermo_keywords.h"
 
 #include <cstring>
 #include <vector>
@@ -137,31 +138,18 @@ void VerletCuda::check_styles()
 
 /* ----------------------------------------------------------------------
    a thermo line can be printed from device reductions alone when each keyword is
-   one of those below (energies, pressure and temperature are reduced on the device;
-   box and counts live on the host) and the temperature is compute temp/cuda;
+   one of thermo_keyword_on_device() (thermo_keywords.h) and the temperature is
+   compute temp/cuda;
    anything else (c_, f_, v_, fmax, tensor components, thermo_modify) syncs first
 ------------------------------------------------------------------------- */
 
 void VerletCuda::check_thermo()
 {
-  static const char *const device_keywords[] = {
-      "Step",     "Elapsed", "Elaplong",  "Dt",      "Time",        "CPU",    "T/CPU",
-      "S/CPU",    "%CPU",    "CPULeft",   "Part",    "TimeoutLeft", "Atoms",  "Temp",
-      "Press",    "PotEng",  "KinEng",    "TotEng",  "E_vdwl",      "E_coul", "E_pair",
-      "E_bond",   "E_angle", "E_dihed",   "E_impro", "E_mol",       "E_long", "E_tail",
-      "Enthalpy", "Ecouple", "Econserve", "Volume",  "Density",     "Lx",     "Ly",
-      "Lz",       "Xlo",     "Xhi",       "Ylo",     "Yhi",         "Zlo",    "Zhi",
-      "Bonds",    "Angles",  "Diheds",    "Impros",  "Nbuild",      "Ndanger"};
   thermo_device_only = false;
   if (!output->thermo || output->thermo->modified) return;
   auto *temp = modify->get_compute_by_id("thermo_temp");
   if (!temp || !dynamic_cast<ComputeTempCuda *>(temp)) return;
-  for (const auto &key : output->thermo->get_keywords()) {
-    bool ok = false;
-    for (const char *name : device_keywords) ok |= key == name;
-    if (!ok) return;
-  }
-  thermo_device_only = true;
+  thermo_device_only = mesogpu::thermo_keywords_on_device(output->thermo->get_keywords());
 }
 
 /* ----------------------------------------------------------------------
