@@ -335,8 +335,9 @@ TEST(GpuResident, ForcesWithLanesPerAtom)
 TEST(GpuResident, FewAtomsLongCutoffTakeLanes)
 {
   const auto setup = [](Lmp &l, bool dev) {
-    lj_liquid(l, dev, 8);    // 2048 atoms, 13.4 sigma
-    l.cmds({"pair_style " + S(dev, "lj/cut") + " 5.0", "pair_coeff * * 1.0 1.0"});
+    lj_liquid(l, dev, 8);    // 2048 atoms of two types, 13.4 sigma
+    l.cmds({"pair_style " + S(dev, "lj/cut") + " 5.0", "pair_coeff 1 1 1.0 1.0",
+            "pair_coeff 1 2 1.2 0.9", "pair_coeff 2 2 0.8 1.1"});
   };
   compare_forces(setup, "lj rc 5 (auto)");
   Lmp cpu, dev;
