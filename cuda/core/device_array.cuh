@@ -219,10 +219,12 @@ namespace cuda {
     {
       return n > 0 ? (n + BLOCK - 1) / BLOCK : 1;    // a rank may own no atoms: one idle block
     }
-    // launches over products of counts (cell slots): 64-bit, x dimension (up to 2^31 - 1)
+    // launches over products of counts (cell slots, lanes x atoms): 64-bit, x dimension
+    // (up to 2^31 - 1); one idle block for none (a rank of a liquid-vapour slab may hold
+    // no atom and no ghost: a launch of zero blocks is an error)
     inline unsigned blocks64(long long n)
     {
-      return static_cast<unsigned>((n + BLOCK - 1) / BLOCK);
+      return n > 0 ? static_cast<unsigned>((n + BLOCK - 1) / BLOCK) : 1;
     }
 
   }    // namespace detail

@@ -158,6 +158,61 @@ TEST(MultiRankRebuild, HotLJDeviceRebuild)
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+// a liquid slab in the middle of a tall box, split along z (processors 1 1 *): on 4
+// ranks the outer two hold no atom and no ghost at the start (a rank's engine with no
+// rows launches its kernels anyway), and atoms that evaporate later arrive there. The
+// slab's ranks have few atoms with long lists, so they take several lanes per atom.
+// Device rebuilds against the one-rank CPU run.
+Result run_slab(MPI_Comm comm, bool dev)
+{
+  Lmp l(comm);
+  const std::string logfile = rebuild_path(dev ? "log_slab" : "log_slab_cpu", ".lammps", comm);
+  l.cmds({"log " + logfile,
+          "units lj",
+          "atom_style atomic",
+          "atom_modify map array",
+          "processors 1 1 *",
+          "lattice fcc 0.7",
+          "region box block 0 7 0 7 0 27",
+          "create_box 1 box",
+          "region slab block INF INF INF INF 11 16",
+          "create_atoms 1 region slab",
+          "mass 1 1.0",
+          "velocity all create 1.2 4928459 mom yes rot no dist gaussian",
+          "pair_style " + S(dev, "lj/cut") + " 5.0",
+          "pair_coeff 1 1 1.0 1.0",
+          "neighbor 0.3 bin",
+          "neigh_modify every 1 delay 0 check yes",
+          "timestep 0.005",
+          "thermo_style custom step temp pe press",
+          "thermo 50",
+          "fix 1 all " + S(dev, "nve")});
+  if (dev) l.cmd("run_style verlet/cuda share yes rebuild device");
+  l.cmd("run " + std::to_string(TRAJ_STEPS) + " post no");
+  Result r;
+  static_cast<RunState &>(r) = run_state(l);
+  l.cmd("log none");
+  if (world_rank() == 0) read_counts(r, logfile);
+  return r;
+}
+
+TEST(MultiRankRebuild, SlabWithEmptyRanks)
+{
+  const Result dev = run_slab(MPI_COMM_WORLD, true);
+  if (world_rank() == 0) {
+    if (world_size() > 1) {
+      EXPECT_GT(dev.rebuilds_device, 3) << dev.log;
+      EXPECT_EQ(dev.rebuilds_host, 0) << dev.log;
+    }
+    const Result cpu = run_slab(MPI_COMM_SELF, false);
+    expect_same_state("LJ slab (r_c 5) rebuild device on " + std::to_string(world_size()) +
+                          " ranks vs 1-rank CPU after " + std::to_string(TRAJ_STEPS) + " steps (" +
+                          PREC + ")",
+                      dev, cpu, TRAJ_TOL);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 // bonds hold atom indices, which the device does not move: the host path, logged
 TEST(MultiRankRebuild, BondsFallBackToHost)
 {
