@@ -476,6 +476,16 @@ namespace cuda {
     const double *border_pack(const double shift[3], bool shifted);
     void border_receive(const double *buf, int count);
     void border_copy(const double shift[3], bool shifted);
+    // the same through CUDA IPC between ranks of one node: border_pack_to_peer packs the
+    // selected rows' records and copies them device to device into the partner's area
+    // (peer, an ipc_open_peer pointer of its ipc_records_area) at peer_offset doubles,
+    // one stream synchronisation: they are there when it returns; border_receive_from_ipc
+    // appends `count` records from the start of this rank's own area (finished on return)
+    void border_pack_to_peer(const double shift[3], bool shifted, void *peer, size_t peer_offset);
+    void border_receive_from_ipc(int count);
+    // this rank's receive area for border records, as ipc_recv_area for positions
+    bool ipc_records_area(size_t count, char *handle, unsigned long long *generation,
+                          std::string &error);
     void border_finish();
     // tags, types, masks of the owned rows (host sync after atoms moved between ranks)
     void download_ids(int *tag, int *type, int *mask) const;

@@ -287,6 +287,10 @@ namespace cuda {
     DeviceArray<double> ipc_recv;
     size_t ipc_cap = 0;
     unsigned long long ipc_gen = 0;
+    // the same for the border records of a device rebuild (core/migrate.cu)
+    DeviceArray<double> ipc_records;
+    size_t ipc_records_cap = 0;
+    unsigned long long ipc_records_gen = 0;
   };
 
   // the message of an ERR_TOPOLOGY record (topology/topology_edit.cu)

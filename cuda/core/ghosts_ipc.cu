@@ -36,33 +36,50 @@ namespace cuda {
 
   }    // namespace
 
+  namespace {
+    // an IPC receive area of at least `count` doubles (a quarter more and at least 64 Ki:
+    // the counts move a little at each reneighbouring, so reallocations and new handles
+    // stay rare): true with the handle and generation when (re)allocated
+    bool grow_ipc_area(DeviceArray<double> &area, size_t &cap, unsigned long long &gen,
+                       size_t count, const char *what, char *handle, unsigned long long *generation,
+                       std::string &error)
+    {
+      error.clear();
+      if (count <= cap && area.get()) return false;
+      const size_t want = std::max<size_t>(count + count / 4, 65536);
+      AllocLabel label(what);
+      area.resize(want);
+      cap = want;
+      gen++;
+      cudaIpcMemHandle_t h;
+      const cudaError_t e = cudaIpcGetMemHandle(&h, area.get());
+      if (e != cudaSuccess) {
+        cudaGetLastError();    // not sticky: the host path takes over
+        error = cuda_text("cudaIpcGetMemHandle", e);
+        cap = 0;    // ask again (and fail again) next time
+        return false;
+      }
+      std::memcpy(handle, &h, sizeof(h));
+      *generation = gen;
+      return true;
+    }
+  }    // namespace
+
   bool Engine::ipc_recv_area(size_t count, char *handle, unsigned long long *generation,
                              std::string &error)
   {
     Impl &s = *impl;
-    error.clear();
-    if (count > s.ipc_cap || !s.ipc_recv.get()) {
-      // a quarter more than asked (and at least 64 Ki doubles): the ghost counts move a
-      // little at each reneighbouring, so reallocations (and new handles) stay rare
-      const size_t cap = std::max<size_t>(count + count / 4, 65536);
-      AllocLabel label("the IPC receive area of the ghost exchange");
-      s.ipc_recv.resize(cap);
-      s.ipc_cap = cap;
-      s.ipc_gen++;
-    } else {
-      return false;
-    }
-    cudaIpcMemHandle_t h;
-    const cudaError_t e = cudaIpcGetMemHandle(&h, s.ipc_recv.get());
-    if (e != cudaSuccess) {
-      cudaGetLastError();    // not sticky: the host path takes over
-      error = cuda_text("cudaIpcGetMemHandle", e);
-      s.ipc_cap = 0;    // ask again (and fail again) at the next plan
-      return false;
-    }
-    std::memcpy(handle, &h, sizeof(h));
-    *generation = s.ipc_gen;
-    return true;
+    return grow_ipc_area(s.ipc_recv, s.ipc_cap, s.ipc_gen, count,
+                         "the IPC receive area of the ghost exchange", handle, generation, error);
+  }
+
+  bool Engine::ipc_records_area(size_t count, char *handle, unsigned long long *generation,
+                                std::string &error)
+  {
+    Impl &s = *impl;
+    return grow_ipc_area(s.ipc_records, s.ipc_records_cap, s.ipc_records_gen, count,
+                         "the IPC receive area of the rebuild's border records", handle, generation,
+                         error);
   }
 
   void *Engine::ipc_open_peer(const char *handle, std::string &error)

@@ -103,6 +103,7 @@ namespace cuda {
     name(s.comm_send, "comm_send");
     name(s.comm_buf, "comm_buf");
     name(s.ipc_recv, "ipc_recv");
+    name(s.ipc_records, "ipc_records");
     name(s.mig_keep, "mig_keep");
     name(s.mig_leave, "mig_leave");
     name(s.mig_src, "mig_src");

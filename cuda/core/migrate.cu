@@ -481,6 +481,48 @@ namespace cuda {
     s.mig_nghost += count;
   }
 
+  void Engine::border_pack_to_peer(const double shift[3], bool shifted, void *peer,
+                                   size_t peer_offset)
+  {
+    Impl &s = *impl;
+    const int count = s.mig_nsel;
+    if (count > 0) {
+      if (!peer) throw std::logic_error("mesogpu: border_pack_to_peer: no partner area");
+      AllocLabel label("the ghost records of a rebuild");
+      s.mig_rec.resize((size_t) count * BORDER_WIDTH);
+      border_pack_kernel<<<blocks(count), BLOCK>>>(
+          count, s.mig_sel.get(), s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.tag.get(),
+          s.type.get(), s.mask.get(), s.ghost_rec.get(), make_double3(shift[0], shift[1], shift[2]),
+          shifted ? 1 : 0, s.mig_rec.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+      // device to device (the partner's GPU over NVLink or PCIe, or this one)
+      MESOGPU_CUDA_CALL(cudaMemcpyAsync(static_cast<double *>(peer) + peer_offset, s.mig_rec.get(),
+                                        (size_t) count * BORDER_WIDTH * sizeof(double),
+                                        cudaMemcpyDefault, 0));
+    }
+    // the records are in the partner's area when the token goes out
+    MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+  }
+
+  void Engine::border_receive_from_ipc(int count)
+  {
+    Impl &s = *impl;
+    if (count <= 0) return;
+    const size_t at = (size_t) s.mig_nghost * BORDER_WIDTH, add = (size_t) count * BORDER_WIDTH;
+    if (add > s.ipc_records_cap)
+      throw std::logic_error("mesogpu: border_receive_from_ipc: " + std::to_string(count) +
+                             " records outside the area of " + std::to_string(s.ipc_records_cap) +
+                             " doubles");
+    AllocLabel label("the ghost records of a rebuild");
+    grow_keep(s.ghost_rec, at + add, at);
+    // finished on return: the next swap's sender may write the area again once this rank
+    // has answered it
+    MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.ghost_rec.get() + at, s.ipc_records.get(),
+                                      add * sizeof(double), cudaMemcpyDeviceToDevice, 0));
+    MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+    s.mig_nghost += count;
+  }
+
   void Engine::border_copy(const double shift[3], bool shifted)
   {
     Impl &s = *impl;

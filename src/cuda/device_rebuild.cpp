@@ -154,6 +154,14 @@ void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
   const int nlocal = engine.owned();
   std::vector<int> send_list;
   int iswap = 0, nghost = 0;
+  // the border records device to device where the forward exchange runs through CUDA IPC
+  // (every rank on one node, the partners' areas mapped: DeviceComm's plan of the last
+  // rebuild says so, the same answer on every rank)
+  const bool ipc = dcomm.ipc_active();
+  if (ipc && !ipc_logged && comm->me == 0)
+    utils::logmesg(lmp, "verlet/cuda rebuild device: border records device to device through "
+                        "CUDA IPC\n");
+  ipc_logged = ipc_logged || ipc;
   for (int dim = 0; dim < 3; dim++) {
     int nfirst = 0, nlast = 0;
     const int twoneed = 2 * setup.maxneed[dim];
@@ -173,7 +181,9 @@ void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
       double shift[3];
       plan.shift(s, shift);
       s.first_recv = nlocal + nghost;
-      if (s.send_proc != comm->me) {
+      if (s.send_proc != comm->me && ipc) {
+        s.recv_count = border_swap_ipc(engine, s, shift);
+      } else if (s.send_proc != comm->me) {
         // page-locked both ways (see messages())
         const double *send = engine.border_pack(shift, s.pbc_flag != 0);
         const double *recv = messages(engine, world, send, s.send_count, Engine::BORDER_WIDTH,
@@ -190,6 +200,71 @@ void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
   if (iswap != nswap) error->one(FLERR, "run_style verlet/cuda: device borders: swap count");
   engine.border_finish();
   dcomm.take_plan(engine, std::move(swaps), std::move(send_list));
+}
+
+/* ----------------------------------------------------------------------
+   one swap of borders() through CUDA IPC: the counts, this rank's area (handle and
+   generation) to the rank that sends to it, the partner's area from the rank this one
+   sends to, the records packed and copied into the partner's area, a token, and the
+   records appended from this rank's own area. Every swap writes at the start of the
+   receiver's area: the receiver copies a swap's records out (synchronously) before it
+   answers the next swap's sender, so no sender overwrites records not yet read.
+------------------------------------------------------------------------- */
+
+int DeviceRebuild::border_swap_ipc(Engine &engine, const CommBrickPlan::Swap &s,
+                                   const double shift[3])
+{
+  struct AreaMsg {
+    char handle[Engine::IPC_HANDLE_BYTES];
+    unsigned long long generation;
+  };
+  int nsend = s.send_count, nrecv = 0;
+  MPI_Sendrecv(&nsend, 1, MPI_INT, s.send_proc, 5, &nrecv, 1, MPI_INT, s.recv_proc, 5, world,
+               MPI_STATUS_IGNORE);
+  std::string why;
+  char handle[Engine::IPC_HANDLE_BYTES];
+  unsigned long long gen = 0;
+  if (engine.ipc_records_area((size_t) nrecv * Engine::BORDER_WIDTH, handle, &gen, why)) {
+    std::memcpy(area.handle, handle, sizeof(handle));
+    area.generation = gen;
+  } else if (!why.empty()) {
+    error->one(FLERR,
+               "run_style verlet/cuda rebuild device: rank {}: border records through "
+               "CUDA IPC: {}",
+               comm->me, why);
+  }
+  AreaMsg out{}, in{};
+  std::memcpy(out.handle, area.handle, sizeof(out.handle));
+  out.generation = area.generation;
+  MPI_Sendrecv(&out, sizeof(out), MPI_BYTE, s.recv_proc, 6, &in, sizeof(in), MPI_BYTE, s.send_proc,
+               6, world, MPI_STATUS_IGNORE);
+  Peer &p = peers[s.send_proc];
+  if (!p.ptr || p.generation != in.generation) {
+    Engine::ipc_close_peer(p.ptr);
+    p.ptr = Engine::ipc_open_peer(in.handle, why);
+    p.generation = in.generation;
+    if (!p.ptr)
+      error->one(FLERR,
+                 "run_style verlet/cuda rebuild device: rank {}: the border-record area "
+                 "of rank {} through CUDA IPC: {}",
+                 comm->me, s.send_proc, why);
+  }
+  engine.border_pack_to_peer(shift, s.pbc_flag != 0, p.ptr, 0);
+  int came = -1;
+  MPI_Sendrecv(&nsend, 1, MPI_INT, s.send_proc, 7, &came, 1, MPI_INT, s.recv_proc, 7, world,
+               MPI_STATUS_IGNORE);
+  if (came != nrecv)
+    error->one(FLERR,
+               "run_style verlet/cuda rebuild device: a border token for {} atoms, {} "
+               "announced",
+               came, nrecv);
+  engine.border_receive_from_ipc(nrecv);
+  return nrecv;
+}
+
+DeviceRebuild::~DeviceRebuild()
+{
+  for (auto &p : peers) Engine::ipc_close_peer(p.second.ptr);
 }
 
 void DeviceRebuild::sync_host(Engine &engine)

@@ -14,8 +14,10 @@
 #ifndef MESOGPU_DEVICE_REBUILD_H
 #define MESOGPU_DEVICE_REBUILD_H
 
+#include "comm_brick_plan.h"
 #include "pointers.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,9 @@ class DeviceComm;
 class DeviceRebuild : protected Pointers {
  public:
   explicit DeviceRebuild(class LAMMPS *);
+  ~DeviceRebuild() override;
+  DeviceRebuild(const DeviceRebuild &) = delete;
+  DeviceRebuild &operator=(const DeviceRebuild &) = delete;
 
   // why this run's reneighbouring steps cannot run on the device ("" when they can); the
   // same answer on every rank (the settings are global; the engine's registry is the
@@ -62,7 +67,20 @@ class DeviceRebuild : protected Pointers {
  private:
   void exchange(mesogpu::cuda::Engine &engine);
   void borders(mesogpu::cuda::Engine &engine, DeviceComm &comm);
+  int border_swap_ipc(mesogpu::cuda::Engine &engine, const CommBrickPlan::Swap &s,
+                      const double shift[3]);
   bool stale = false, ghosts_stale = false;
+  // border records through CUDA IPC: this rank's area and the partners' mapped ones
+  struct {
+    char handle[64];
+    unsigned long long generation = 0;
+  } area;
+  struct Peer {
+    void *ptr = nullptr;
+    unsigned long long generation = 0;
+  };
+  std::map<int, Peer> peers;
+  bool ipc_logged = false;
   class RankTiming *timing = nullptr;
 };
 

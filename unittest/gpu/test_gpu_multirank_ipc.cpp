@@ -10,7 +10,8 @@
    - the default (no keyword) is the IPC path, MESOGPU_EXCHANGE=host the host path, and
      the keyword overrides the variable;
    - the log: on several ranks the IPC runs say "through CUDA IPC", the host runs do not
-     (on one rank there is no exchange, and neither says it).
+     (on one rank there is no exchange, and neither says it); with rebuild device the IPC
+     runs also send the rebuilds' border records device to device, and say so.
    Run under mpirun -np 1, 2, 4 (ctest gpu:multirank_ipc_np*). Needs a GPU: exits 77
    otherwise. Strict tolerances need MESOGPU_PRECISION=double. Bad keyword values: the
    CPU tests lammps:verlet_cuda_keyword_*exchange*. */
@@ -94,6 +95,13 @@ void ipc_against_host(const char *rebuild)
   EXPECT_GT(ipc.builds, 5);    // several plans, each with its exchange of handles
   expect_path(ipc, true, "exchange ipc");
   expect_path(host, false, "exchange host");
+  // device rebuilds of the IPC run send their border records device to device too
+  if (world_rank() == 0) {
+    const std::string borders = "border records device to device through CUDA IPC";
+    const bool device_rebuild = std::string(rebuild) == "device" && world_size() > 1;
+    EXPECT_EQ(ipc.log.find(borders) != std::string::npos, device_rebuild) << ipc.log;
+    EXPECT_EQ(host.log.find(borders), std::string::npos) << host.log;
+  }
   if (world_rank() == 0) {
     const Result cpu = run_lj(MPI_COMM_SELF, nullptr, std::string("cpu_") + rebuild);
     expect_close((std::string("exchange ipc vs 1-rank CPU, rebuild ") + rebuild).c_str(), ipc, cpu,

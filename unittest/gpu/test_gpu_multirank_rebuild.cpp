@@ -163,7 +163,7 @@ TEST(MultiRankRebuild, HotLJDeviceRebuild)
 // rows launches its kernels anyway), and atoms that evaporate later arrive there. The
 // slab's ranks have few atoms with long lists, so they take several lanes per atom.
 // Device rebuilds against the one-rank CPU run.
-Result run_slab(MPI_Comm comm, bool dev)
+Result run_slab(MPI_Comm comm, bool dev, bool balance = false)
 {
   Lmp l(comm);
   const std::string logfile = rebuild_path(dev ? "log_slab" : "log_slab_cpu", ".lammps", comm);
@@ -188,7 +188,15 @@ Result run_slab(MPI_Comm comm, bool dev)
           "thermo 50",
           "fix 1 all " + S(dev, "nve")});
   if (dev) l.cmd("run_style verlet/cuda share yes rebuild device");
-  l.cmd("run " + std::to_string(TRAJ_STEPS) + " post no");
+  if (balance) {
+    // half the steps, then LAMMPS's balance command moves the cuts along z to the slab
+    // (the ranks' subdomains and ghosts change between runs), then the rest
+    const int half = TRAJ_STEPS / 2;
+    l.cmds({"run " + std::to_string(half) + " post no", "balance 1.0 shift z 10 1.0",
+            "run " + std::to_string(TRAJ_STEPS - half) + " post no"});
+  } else {
+    l.cmd("run " + std::to_string(TRAJ_STEPS) + " post no");
+  }
   Result r;
   static_cast<RunState &>(r) = run_state(l);
   l.cmd("log none");
@@ -208,6 +216,25 @@ TEST(MultiRankRebuild, SlabWithEmptyRanks)
     expect_same_state("LJ slab (r_c 5) rebuild device on " + std::to_string(world_size()) +
                           " ranks vs 1-rank CPU after " + std::to_string(TRAJ_STEPS) + " steps (" +
                           PREC + ")",
+                      dev, cpu, TRAJ_TOL);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// the balance command between two runs: the second run starts from the new subdomains
+// (uploads, plan, IPC areas) and still follows the CPU, which balanced the same way
+TEST(MultiRankRebuild, SlabBalancedBetweenRuns)
+{
+  const Result dev = run_slab(MPI_COMM_WORLD, true, true);
+  if (world_rank() == 0) {
+    if (world_size() > 1) {
+      EXPECT_GT(dev.rebuilds_device, 1) << dev.log;
+      EXPECT_EQ(dev.rebuilds_host, 0) << dev.log;
+      EXPECT_NE(dev.log.find("Balancing"), std::string::npos) << dev.log;
+    }
+    const Result cpu = run_slab(MPI_COMM_SELF, false, true);
+    expect_same_state("LJ slab with balance between runs, " + std::to_string(world_size()) +
+                          " ranks vs 1-rank CPU (" + PREC + ")",
                       dev, cpu, TRAJ_TOL);
   }
   MPI_Barrier(MPI_COMM_WORLD);
