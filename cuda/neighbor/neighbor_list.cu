@@ -335,11 +335,16 @@ namespace cuda {
                               const int special_flag[4], const double special_lj[4])
   {
     Impl &s = *impl;
-    s.per_atom.add("special", [&s](const Permutation &q) {
-      if (s.maxspecial <= 0) return;
-      permute_rowmajor(s.nspecial, 3, false, q);             // counts
-      permute_rowmajor(s.special, s.maxspecial, true, q);    // atom indices
-    });
+    // several ranks: made again from the owned atoms' topology rows after atoms moved
+    // (Engine::resolve_topology)
+    s.per_atom.add(
+        "special",
+        [&s](const Permutation &q) {
+          if (s.maxspecial <= 0) return;
+          permute_rowmajor(s.nspecial, 3, false, q);             // counts
+          permute_rowmajor(s.special, s.maxspecial, true, q);    // atom indices
+        },
+        remade_later());
     for (int k = 0; k < 4; ++k) {
       s.special_flag[k] = special_flag[k];
       s.special_lj[k] = special_lj[k];
@@ -570,9 +575,13 @@ namespace cuda {
   void Engine::set_exclusions(const HostExclusions &e)
   {
     Impl &s = *impl;
-    s.per_atom.add("molecule", [&s](const Permutation &q) {
-      if (s.molecule.size()) permute_rows(s.molecule, 1, q);
-    });
+    // moves with the atoms, and the ghosts' come with their border records
+    s.per_atom.add(
+        "molecule",
+        [&s](const Permutation &q) {
+          if (s.molecule.size()) permute_rows(s.molecule, 1, q);
+        },
+        column_migration(&s.molecule));
     ExclusionD ex{};
     if (e.group1.size() > (size_t) MAX_EXCLUDE || e.mol_bit.size() > (size_t) MAX_EXCLUDE)
       throw std::runtime_error("mesogpu: at most " + std::to_string(MAX_EXCLUDE) + " group and " +
