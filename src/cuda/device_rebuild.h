@@ -6,9 +6,10 @@
    the packed records (host-staged MPI, CommBrick's partners and order) and
    keeps the swap table; the plan and send lists go to DeviceComm, whose
    forward() and reverse() then run unchanged. Orthogonal boxes, comm_style
-   brick with a single cutoff, atom_style atomic (the host arrays of the atoms
-   that moved are rebuilt from x, v, f, image, tag, type, mask at the next
-   sync); anything else keeps the host's rebuild (why_host() says why).
+   brick with a single cutoff, atom styles atomic, bond, angle, molecular and full
+   (the host arrays of the atoms that moved are rebuilt from x, v, f, image, tag,
+   type, mask and the molecular atoms' topology rows at the next sync:
+   owned_topology.h); anything else keeps the host's rebuild (why_host() says why).
 ------------------------------------------------------------------------- */
 
 #ifndef MESOGPU_DEVICE_REBUILD_H
@@ -56,7 +57,8 @@ class DeviceRebuild : protected Pointers {
     return was;
   }
   // tags, types and masks of the owned atoms into the host arrays (x, v, f, image come
-  // with the run's sync), the atom map rebuilt for them
+  // with the run's sync), molecular atoms' molecule IDs, charges, bonds, angles,
+  // dihedrals, impropers and special lists, the atom map rebuilt for them (no ghosts)
   void sync_host(mesogpu::cuda::Engine &engine);
 
  private:
