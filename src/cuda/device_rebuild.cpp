@@ -229,8 +229,9 @@ void DeviceRebuild::sync_host(Engine &engine)
     engine.download_owned_topology(rows.data(), atom->q_flag && n ? atom->q : nullptr);
     const std::string bad = mesogpu::unpack_owned_topology(lmp, layout, rows.data());
     if (!bad.empty())
-      error->one(FLERR, "run_style verlet/cuda: step {}: the topology after a reneighbouring "
-                        "step on the device: {}",
+      error->one(FLERR,
+                 "run_style verlet/cuda: step {}: the topology after a reneighbouring "
+                 "step on the device: {}",
                  update->ntimestep, bad);
   }
   atom->nghost = 0;
