@@ -121,6 +121,16 @@ namespace cuda {
     }
   };
 
+  // the bonded and special lists of every device row, row-major as the host path builds
+  // them (src/cuda/device_topology.h: entry k of row i at [i max + k], 3 atoms per angle
+  // and 4 per dihedral entry; unused entries 0, unused special entries -1); empty where
+  // the engine has no lists of a kind (Engine::download_lists, for tests)
+  struct HostLists {
+    int maxspecial = 0, maxbond = 0, maxangle = 0, maxdihedral = 0;
+    std::vector<int> nspecial, special, nbond, bond_partner, bond_type, nangle, angle_atoms,
+        angle_type, ndihedral, dihedral_atoms, dihedral_type;
+  };
+
   struct EnergyVirial {
     double e_pair = 0.0, e_bond = 0.0, e_angle = 0.0, e_dihedral = 0.0;
     double v_pair[6] = {0, 0, 0, 0, 0, 0}, v_bond[6] = {0, 0, 0, 0, 0, 0};
@@ -538,6 +548,9 @@ namespace cuda {
     // listed as build_device_topology lists them. A bond, angle or dihedral partner that
     // is no row is a runtime_error naming the atoms (special partners: -1, as the host)
     void resolve_topology();
+    // the engine's bond, angle, dihedral and special lists of all rows (tests compare them
+    // with the host path's)
+    void download_lists(HostLists &out) const;
     // the CUDA device this process uses (before the first Engine; run_style verlet/cuda:
     // node-local rank mod device count)
     static void use_device(int dev);

@@ -362,6 +362,74 @@ namespace cuda {
     if (q && s.owned_q.size()) s.owned_q.download(q, s.nlocal);
   }
 
+  void Engine::download_lists(HostLists &out) const
+  {
+    const Impl &s = *impl;
+    MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+    const int n = s.n;
+    out = HostLists();
+    out.maxspecial = s.maxspecial;
+    if (s.maxspecial > 0) {
+      out.nspecial.resize(3 * (size_t) n);
+      out.special.resize((size_t) n * s.maxspecial);
+      s.nspecial.download(out.nspecial.data(), out.nspecial.size());
+      s.special.download(out.special.data(), out.special.size());
+    }
+    // column-major on the device (entry k of row i at [k n + i])
+    auto rows_of = [n](const std::vector<int> &col, int width, int max) {
+      std::vector<int> row((size_t) n * max * width, 0);
+      for (int i = 0; i < n; ++i)
+        for (int k = 0; k < max; ++k)
+          for (int a = 0; a < width; ++a)
+            row[((size_t) i * max + k) * width + a] = col[((size_t) k * n + i) * width + a];
+      return row;
+    };
+    auto counts = [n](const DeviceArray<int> &a, std::vector<int> &c) {
+      if (a.size() < (size_t) n) return false;
+      c.resize(n);
+      a.download(c.data(), n);
+      return true;
+    };
+    if (counts(s.nbond, out.nbond)) {
+      out.maxbond = s.maxbond;
+      std::vector<int> p((size_t) n * s.maxbond), t(p.size());
+      s.bond_partner.download(p.data(), p.size());
+      s.bond_type.download(t.data(), t.size());
+      out.bond_partner = rows_of(p, 1, s.maxbond);
+      out.bond_type = rows_of(t, 1, s.maxbond);
+    }
+    if (counts(s.nangle, out.nangle)) {
+      out.maxangle = s.maxangle;
+      std::vector<int4> a((size_t) n * s.maxangle);
+      s.angle_atoms.download(a.data(), a.size());
+      std::vector<int> atoms(3 * a.size()), type(a.size());
+      for (size_t e = 0; e < a.size(); ++e) {
+        atoms[3 * e] = a[e].x;
+        atoms[3 * e + 1] = a[e].y;
+        atoms[3 * e + 2] = a[e].z;
+        type[e] = a[e].w;
+      }
+      out.angle_atoms = rows_of(atoms, 3, s.maxangle);
+      out.angle_type = rows_of(type, 1, s.maxangle);
+    }
+    if (counts(s.ndihedral, out.ndihedral)) {
+      out.maxdihedral = s.maxdihedral;
+      std::vector<int4> a((size_t) n * s.maxdihedral);
+      std::vector<int> type(a.size());
+      s.dihedral_atoms.download(a.data(), a.size());
+      s.dihedral_type.download(type.data(), type.size());
+      std::vector<int> atoms(4 * a.size());
+      for (size_t e = 0; e < a.size(); ++e) {
+        atoms[4 * e] = a[e].x;
+        atoms[4 * e + 1] = a[e].y;
+        atoms[4 * e + 2] = a[e].z;
+        atoms[4 * e + 3] = a[e].w;
+      }
+      out.dihedral_atoms = rows_of(atoms, 4, s.maxdihedral);
+      out.dihedral_type = rows_of(type, 1, s.maxdihedral);
+    }
+  }
+
   void Engine::resolve_topology()
   {
     Impl &s = *impl;
