@@ -175,13 +175,14 @@ namespace cuda {
       Migrate m;
       m.width = width;
       m.pack = [a, width](const int *rows, int count, double *rec, int stride, int offset) {
-        if (a->size() == 0 || count == 0 || width == 0) return;
+        if (count == 0 || width == 0) return;
         pack_rowmajor_kernel<T><<<blocks_of((long long) count * width), BLOCK>>>(
             count, width, rows, a->get(), rec, stride, offset);
         MESOGPU_CUDA_LAUNCH_CHECK();
       };
+      // (an empty array is not 'unused' here: a rank without atoms at the upload has one)
       m.rebuild = [a, width](const RowPlan &p) {
-        if (a->size() == 0 || width == 0) return;
+        if (width == 0) return;
         DeviceArray<T> out;
         out.resize((size_t) p.n * width);
         if (p.n > 0) {
@@ -192,7 +193,7 @@ namespace cuda {
         a->swap(out);
       };
       m.edit = [a, width](const RowEdit &e) {
-        if (a->size() == 0 || width == 0) return;
+        if (width == 0) return;
         if (e.nmove > 0) {    // before a growth: the sources lie past nkeep
           move_rowmajor_kernel<T><<<blocks_of((long long) e.nmove * width), BLOCK>>>(
               e.nmove, width, e.dst, e.src, a->get());
@@ -327,7 +328,7 @@ namespace cuda {
         o[3] = tag[j];
         o[4] = type[j];
         o[5] = mask[j];
-        if (molecule) o[6] = molecule[j];
+        if (width > Engine::BORDER_WIDTH) o[6] = molecule ? molecule[j] : 0;
       } else {
         const double *g = ghost + (size_t) (j - nlocal) * width;
         for (int c = 3; c < width; ++c) o[c] = g[c];
@@ -406,8 +407,9 @@ namespace cuda {
 
   int Engine::border_width() const
   {
-    // the ghosts' molecule IDs only while molecule exclusions read them
-    return impl->molecule.size() ? BORDER_WIDTH + 1 : BORDER_WIDTH;
+    // the ghosts' molecule IDs only while molecule exclusions read them (the setting, the
+    // same on every rank, not the array's size: the widths of both ends must agree)
+    return impl->exclusion.nmol > 0 ? BORDER_WIDTH + 1 : BORDER_WIDTH;
   }
 
   int Engine::record_width() const
@@ -573,9 +575,9 @@ namespace cuda {
     s.mig_rec.resize((size_t) count * w);
     border_pack_kernel<<<blocks(count), BLOCK>>>(
         count, s.mig_sel.get(), s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.tag.get(),
-        s.type.get(), s.mask.get(), s.molecule.size() ? s.molecule.get() : nullptr,
-        s.ghost_rec.get(), w, make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0,
-        s.mig_rec.get());
+        s.type.get(), s.mask.get(),
+        s.exclusion.nmol > 0 && s.molecule.size() ? s.molecule.get() : nullptr, s.ghost_rec.get(),
+        w, make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.mig_rec.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     // into the page-locked send buffer (a swap's records are ~4 % of the atoms x 48 B:
     // megabytes, which a pageable copy stages through a bounce buffer at a fraction of
@@ -612,9 +614,9 @@ namespace cuda {
     // the sources (owned rows, earlier ghosts' records) lie before the new records
     border_pack_kernel<<<blocks(count), BLOCK>>>(
         count, s.mig_sel.get(), s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.tag.get(),
-        s.type.get(), s.mask.get(), s.molecule.size() ? s.molecule.get() : nullptr,
-        s.ghost_rec.get(), w, make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0,
-        s.ghost_rec.get() + at);
+        s.type.get(), s.mask.get(),
+        s.exclusion.nmol > 0 && s.molecule.size() ? s.molecule.get() : nullptr, s.ghost_rec.get(),
+        w, make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.ghost_rec.get() + at);
     MESOGPU_CUDA_LAUNCH_CHECK();
     s.mig_nghost += count;
   }
@@ -635,7 +637,7 @@ namespace cuda {
       ghost_unpack_kernel<<<blocks(nghost), BLOCK>>>(
           nghost, nlocal, s.ghost_rec.get(), border_width(), s.x[0].get(), s.x[1].get(),
           s.x[2].get(), s.tag.get(), s.type.get(), s.mask.get(),
-          s.molecule.size() ? s.molecule.get() : nullptr);
+          s.exclusion.nmol > 0 && s.molecule.size() ? s.molecule.get() : nullptr);
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
     s.n = (int) n;
