@@ -9,8 +9,9 @@
      on (terms stored once, ghost rows list them, forces sent back) and off;
    - with harmonic angles (atom_style angle);
    - with angles and dihedrals (atom_style molecular, special_bonds lj 0 0 0.5);
-   - atom_style full with charges and neigh_modify exclude molecule/intra all (the
-     ghosts' molecule IDs come with their border records).
+   - atom_style full with charges, impropers without an improper style (they only travel
+     with their atoms) and neigh_modify exclude molecule/intra all (the ghosts' molecule
+     IDs come with their border records).
    Each runs 'rebuild device' on all ranks, 'rebuild host' (LAMMPS's exchange, borders
    and topology) on the same ranks, and LAMMPS's CPU styles on one rank: energies at step 0
    (run 0), then two runs (the second with pre no: the host arrays and ghosts after device
@@ -18,10 +19,10 @@
    positions and velocities after 200 steps by atom ID, charges and molecule IDs; the log
    must say every rebuild ran on the device (a pass through the host fallback would prove
    nothing). After the runs write_data of the device run equals that of the host run
-   (atoms' molecule, type, charge; bonds, angles, dihedrals as sets; positions within the
-   trajectory tolerance) and keeps the topology of the input. Run under mpirun -np 1, 2, 4
-   (ctest gpu:multirank_molecular_np*). Needs a GPU: exits 77 otherwise. Strict
-   tolerances need MESOGPU_PRECISION=double. */
+   (atoms' molecule, type, charge; bonds, angles, dihedrals, impropers as sets; positions
+   within the trajectory tolerance) and keeps the topology of the input. Run under mpirun -np 1, 2,
+   4 (ctest gpu:multirank_molecular_np*). Needs a GPU: exits 77 otherwise. Strict tolerances need
+   MESOGPU_PRECISION=double. */
 
 #include "atom.h"
 #include "domain.h"
@@ -89,16 +90,21 @@ std::string write_chains(const Case &c)
     const int nbond = nchain * (NBEAD - 1), nangle = c.angles ? nchain * (NBEAD - 2) : 0,
               ndihedral = c.dihedrals ? nchain * (NBEAD - 3) : 0;
     const bool full = c.atom_style == "full";
+    // atom_style full: one improper per chain, no improper style (no device one): LAMMPS
+    // keeps them with their atoms, and so must the device rebuild
+    const int nimproper = full ? nchain : 0;
     std::ofstream o(path);
     o.precision(17);
     o << "chains (mesogpu multirank molecular test)\n\n"
       << natoms << " atoms\n"
       << nbond << " bonds\n";
     if (c.atom_style != "bond") o << nangle << " angles\n";
-    if (c.atom_style == "molecular" || full) o << ndihedral << " dihedrals\n0 impropers\n";
+    if (c.atom_style == "molecular" || full)
+      o << ndihedral << " dihedrals\n" << nimproper << " impropers\n";
     o << "1 atom types\n1 bond types\n";
     if (c.atom_style != "bond") o << "1 angle types\n";
     if (c.atom_style == "molecular" || full) o << "1 dihedral types\n";
+    if (nimproper) o << "1 improper types\n";
     o << "\n0 " << lx << " xlo xhi\n0 " << NY * BY << " ylo yhi\n0 " << NZ * BY
       << " zlo zhi\n\nMasses\n\n1 1.0\n\nAtoms # " << c.atom_style << "\n\n";
     const double zz[4] = {0.0, 0.2, 0.0, -0.2};
@@ -148,6 +154,12 @@ std::string write_chains(const Case &c)
         for (int k = 0; k + 3 < NBEAD; ++k)
           o << ++b << " 1 " << ch * NBEAD + k + 1 << " " << ch * NBEAD + k + 2 << " "
             << ch * NBEAD + k + 3 << " " << ch * NBEAD + k + 4 << "\n";
+    }
+    if (nimproper) {
+      o << "\nImpropers\n\n";
+      for (int ch = 0; ch < nchain; ++ch)
+        o << ch + 1 << " 1 " << ch * NBEAD + 1 << " " << ch * NBEAD + 2 << " " << ch * NBEAD + 3
+          << " " << ch * NBEAD + 4 << "\n";
     }
   }
   MPI_Barrier(MPI_COMM_WORLD);
