@@ -79,17 +79,20 @@ namespace cuda {
 
     }    // namespace
 
-    template <typename T> Migrate column_migration(DeviceArray<T> *a)
+    template <typename T> Migrate column_migration(DeviceArray<T> *a, bool optional)
     {
       Migrate m;
       m.width = 1;
-      m.pack = [a](const int *rows, int count, double *rec, int stride, int offset) {
-        if (a->size() == 0 || count == 0) return;
+      // an empty optional array is one this run does not use (rmass); an empty one that is
+      // not optional belongs to a rank that held no rows at the upload: it grows
+      auto unused = [a, optional]() { return optional && a->size() == 0; };
+      m.pack = [a, unused](const int *rows, int count, double *rec, int stride, int offset) {
+        if (unused() || count == 0) return;
         pack_column_kernel<T><<<blocks(count), BLOCK>>>(count, rows, a->get(), rec, stride, offset);
         MESOGPU_CUDA_LAUNCH_CHECK();
       };
-      m.rebuild = [a](const RowPlan &p) {
-        if (a->size() == 0) return;    // an array this run does not use (rmass)
+      m.rebuild = [a, unused](const RowPlan &p) {
+        if (unused()) return;
         DeviceArray<T> out;
         out.resize(p.n);
         if (p.n > 0) {
@@ -100,9 +103,9 @@ namespace cuda {
       };
       // in place: only the moved, arrived and ghost rows are written (the rebuild above
       // reads and writes every row of a new block)
-      m.edit = [a](const RowEdit &e) {
-        if (a->size() == 0) return;    // an array this run does not use (rmass)
-        if (e.nmove > 0) {             // before a growth: the sources lie past nkeep
+      m.edit = [a, unused](const RowEdit &e) {
+        if (unused()) return;
+        if (e.nmove > 0) {    // before a growth: the sources lie past nkeep
           move_rows_kernel<T><<<blocks(e.nmove), BLOCK>>>(e.nmove, e.dst, e.src, a->get());
           MESOGPU_CUDA_LAUNCH_CHECK();
         }
@@ -229,8 +232,8 @@ namespace cuda {
       return m;
     }
 
-    template Migrate column_migration(DeviceArray<acc> *);
-    template Migrate column_migration(DeviceArray<int> *);
+    template Migrate column_migration(DeviceArray<acc> *, bool);
+    template Migrate column_migration(DeviceArray<int> *, bool);
     template Migrate derived_rows(DeviceArray<int> *);
     template Migrate derived_rows(DeviceArray<PosType<real>> *);
     template Migrate rowmajor_migration(DeviceArray<int> *, int);

@@ -575,13 +575,6 @@ namespace cuda {
   void Engine::set_exclusions(const HostExclusions &e)
   {
     Impl &s = *impl;
-    // moves with the atoms, and the ghosts' come with their border records
-    s.per_atom.add(
-        "molecule",
-        [&s](const Permutation &q) {
-          if (s.molecule.size()) permute_rows(s.molecule, 1, q);
-        },
-        column_migration(&s.molecule));
     ExclusionD ex{};
     if (e.group1.size() > (size_t) MAX_EXCLUDE || e.mol_bit.size() > (size_t) MAX_EXCLUDE)
       throw std::runtime_error("mesogpu: at most " + std::to_string(MAX_EXCLUDE) + " group and " +
@@ -609,6 +602,14 @@ namespace cuda {
         throw std::runtime_error("mesogpu: molecule exclusions need one molecule ID per atom");
       s.molecule.upload(e.molecule);
     }
+    // the molecule IDs move with the atoms (the ghosts' come with their border records);
+    // with molecule entries even from an empty array (a rank that held no rows)
+    s.per_atom.add(
+        "molecule",
+        [&s](const Permutation &q) {
+          if (s.molecule.size()) permute_rows(s.molecule, 1, q);
+        },
+        column_migration(&s.molecule, ex.nmol == 0));
     ex.active = !e.ex_type.empty() || ex.ngroup > 0 || ex.nmol > 0;
     s.exclusion = ex;
     s.built = false;    // the next build applies them
