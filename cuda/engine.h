@@ -517,8 +517,9 @@ namespace cuda {
     // doubles, + molecule) into the page-locked exchange_buffer(0), returned; border_receive:
     // records that become the next ghosts (buf may be exchange_buffer(1); free again on return);
     // border_copy: a swap with this rank itself. border_finish: the rows (owned + ghosts)
-    // of all arrays (and the bonded lists from the owned topology rows: resolve_topology);
-    // then set_ghost_plan and build_neighbor_list. A record is BORDER_WIDTH doubles, one
+    // of all arrays; then, with topology rows (molecular atoms), resolve_topology for the
+    // bonded and special lists of the new rows; then set_ghost_plan and
+    // build_neighbor_list. A record is BORDER_WIDTH doubles, one
     // more (the molecule ID) while molecule exclusions need the ghosts' molecule IDs:
     // border_width() says which.
     static constexpr int BORDER_WIDTH = 6;
@@ -542,7 +543,8 @@ namespace cuda {
     const OwnedTopologyLayout &owned_topology_layout() const;
     // the rows and charges of the owned atoms (null: not wanted) into LAMMPS order
     void download_owned_topology(int *rows, double *q) const;
-    // the device lists of every row (owned and ghost) from the owned atoms' rows: each
+    // the device lists of every row (owned and ghost) from the owned atoms' rows (after
+    // border_finish; build_neighbor_list refuses to run between the two): each
     // partner's atom ID found among the rows (sorted tags, binary search), of several
     // images the one closest to the atom that stores the term (Domain::closest_image);
     // listed as build_device_topology lists them. A bond, angle or dihedral partner that

@@ -105,6 +105,7 @@ namespace cuda {
     // scratch of resolve_topology (sorted tags and rows, the terms' rows, lister keys)
     OwnedTopologyLayout owned_layout;
     bool owned_topology = false;
+    bool lists_stale = false;    // border_finish ran, resolve_topology not yet
     DeviceArray<int> owned_rows;
     DeviceArray<double> owned_q;
     DeviceArray<unsigned> res_tag, res_tag_sorted;

@@ -663,10 +663,11 @@ namespace cuda {
     // (with slack: a growth by a few atoms would free and allocate it at each rebuild)
     if ((size_t) s.n > s.nnbr.capacity()) s.nnbr.resize((size_t) s.n + s.n / 64 + 256);
     s.nnbr.resize(s.n);
-    // the bonded and special lists of the new rows from the owned atoms' topology rows
-    // (molecular atom styles); else there are none
+    // the bonded and special lists of the new rows: made from the owned atoms' topology
+    // rows by resolve_topology, which the caller runs next (molecular atom styles; the
+    // list build refuses to run before it); else there are none
     if (s.owned_topology) {
-      resolve_topology();
+      s.lists_stale = true;
     } else {
       s.maxbond = s.maxangle = s.maxdihedral = 0;
       s.release_topology();

@@ -445,6 +445,11 @@ namespace cuda {
   void Engine::build_neighbor_list()
   {
     Impl &s = *impl;
+    // molecular atoms after a reneighbouring step on the device: the special (and bonded)
+    // lists of the new rows first
+    if (s.lists_stale)
+      throw std::logic_error("mesogpu: build_neighbor_list after border_finish without "
+                             "resolve_topology (the special and bonded lists of the new rows)");
     if (s.shrink_wrapped()) {    // Domain::reset_box() at each reneighbouring
       s.shrink_wrap();
       s.grid_stale = true;

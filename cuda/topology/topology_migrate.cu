@@ -512,6 +512,7 @@ namespace cuda {
           make_lists(s, t, rows, s.ndihedral, nullptr, &s.dihedral_type, &s.dihedral_atoms);
     }
 
+    s.lists_stale = false;
     int status[4] = {0, 0, 0, 0};
     s.res_status.download(status, 4);
     if (status[0]) {

@@ -112,6 +112,12 @@ void DeviceRebuild::run(Engine &engine, DeviceComm &dcomm)
   if (timing) timing->mark(RankTiming::REB_EXCHANGE);
   borders(engine, dcomm);
   if (timing) timing->mark(RankTiming::REB_BORDERS);
+  // molecular atoms: the bonded and special lists of the new rows from the atom IDs that
+  // moved with the atoms (a partner that is no row: an error naming both atoms)
+  if (engine.has_owned_topology()) {
+    engine.resolve_topology();
+    if (timing) timing->mark(RankTiming::REB_TOPOLOGY);
+  }
   // host bookkeeping: the rank's count, arrays large enough for the next sync
   atom->nlocal = engine.owned();
   atom->nghost = 0;

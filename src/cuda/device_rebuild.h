@@ -39,9 +39,10 @@ class DeviceRebuild : protected Pointers {
   // same on every rank of a run)
   std::string why_host(const mesogpu::cuda::Engine &engine) const;
   // one reneighbouring step on the device: wrap, exchange, borders, the ghost plan to
-  // `comm`. Afterwards atom->nlocal is the rank's new count (host arrays grown to it,
-  // their contents stale until sync_host), atom->nghost 0. Then the caller builds the
-  // neighbour list. An error when atoms were lost (thermo_modify lost error).
+  // `comm`, molecular atoms' bonded and special lists made from their atom IDs (an error
+  // naming the atoms when a partner is no row). Afterwards atom->nlocal is the rank's new count
+  // (host arrays grown to it, their contents stale until sync_host), atom->nghost 0. Then the
+  // caller builds the neighbour list. An error when atoms were lost (thermo_modify lost error).
   void run(mesogpu::cuda::Engine &engine, DeviceComm &comm);
   // per-phase timing of run() (MESOGPU_RANK_TIMING; null: none)
   void set_timing(class RankTiming *t) { timing = t; }
