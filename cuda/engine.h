@@ -84,6 +84,53 @@ namespace cuda {
     int applied = 0, unchanged = 0, full = 0, invalid = 0, rounds = 0;
   };
 
+  // several ranks, a reneighbouring step on the device with molecular atoms
+  // (topology/topology_migrate.cu): LAMMPS's own per-atom topology of each owned atom,
+  // partners as atom IDs, one row of `width` ints per atom that moves with the atom
+  // between ranks (a row index would mean nothing on another rank). Offsets into a row:
+  // molecule ID, num_bond, num_angle, num_dihedral, num_improper, nspecial[3], then
+  // bond_type and bond_atom (bond_per_atom each), angle_type and the angle's three atoms
+  // (angle_per_atom, 3 x angle_per_atom), dihedrals and impropers the same with four
+  // atoms, special (maxspecial). Widths 0 for what the atom style lacks. The engine's
+  // bond, angle, dihedral and special lists of device rows are made from these rows after
+  // the ghosts are known (Engine::border_finish), as the host path builds them from
+  // LAMMPS's arrays (src/cuda/device_topology.cpp: listers, order, closest image).
+  struct OwnedTopologyLayout {
+    static constexpr int MOLECULE = 0, NUM_BOND = 1, NUM_ANGLE = 2, NUM_DIHEDRAL = 3,
+                         NUM_IMPROPER = 4, NSPECIAL = 5, HEADER = 8;
+    int bond_per_atom = 0, angle_per_atom = 0, dihedral_per_atom = 0, improper_per_atom = 0,
+        maxspecial = 0;
+    // the offsets, set by finish()
+    int bond_type = 0, bond_atom = 0, angle_type = 0, angle_atom = 0, dihedral_type = 0,
+        dihedral_atom = 0, improper_type = 0, improper_atom = 0, special = 0, width = 0;
+    // which device lists to make (the run's force styles with terms, as upload() decides),
+    // and newton_bond (a term stored once: every atom of it lists it, ghost rows too)
+    bool bonds = false, angles = false, dihedrals = false, newton_bond = false;
+    void finish()
+    {
+      bond_type = HEADER;
+      bond_atom = bond_type + bond_per_atom;
+      angle_type = bond_atom + bond_per_atom;
+      angle_atom = angle_type + angle_per_atom;
+      dihedral_type = angle_atom + 3 * angle_per_atom;
+      dihedral_atom = dihedral_type + dihedral_per_atom;
+      improper_type = dihedral_atom + 4 * dihedral_per_atom;
+      improper_atom = improper_type + improper_per_atom;
+      special = improper_atom + 4 * improper_per_atom;
+      width = special + maxspecial;
+    }
+  };
+
+  // the bonded and special lists of every device row, row-major as the host path builds
+  // them (src/cuda/device_topology.h: entry k of row i at [i max + k], 3 atoms per angle
+  // and 4 per dihedral entry; unused entries 0, unused special entries -1); empty where
+  // the engine has no lists of a kind (Engine::download_lists, for tests)
+  struct HostLists {
+    int maxspecial = 0, maxbond = 0, maxangle = 0, maxdihedral = 0;
+    std::vector<int> nspecial, special, nbond, bond_partner, bond_type, nangle, angle_atoms,
+        angle_type, ndihedral, dihedral_atoms, dihedral_type;
+  };
+
   struct EnergyVirial {
     double e_pair = 0.0, e_bond = 0.0, e_angle = 0.0, e_dihedral = 0.0;
     double v_pair[6] = {0, 0, 0, 0, 0, 0}, v_bond[6] = {0, 0, 0, 0, 0, 0};
@@ -467,11 +514,16 @@ namespace cuda {
     // CommBrick::borders, one swap: rows nfirst .. nlast-1 (owned, then ghosts received so
     // far) with lo <= x[dim] <= hi, in row order, appended to `send`; returns how many.
     // border_pack: their border records (x + shift when shifted, tag, type, mask: 6
-    // doubles) into the page-locked exchange_buffer(0), returned; border_receive: records
-    // that become the next ghosts (buf may be exchange_buffer(1); free again on return);
+    // doubles, + molecule) into the page-locked exchange_buffer(0), returned; border_receive:
+    // records that become the next ghosts (buf may be exchange_buffer(1); free again on return);
     // border_copy: a swap with this rank itself. border_finish: the rows (owned + ghosts)
-    // of all arrays; then set_ghost_plan and build_neighbor_list.
+    // of all arrays; then, with topology rows (molecular atoms), resolve_topology for the
+    // bonded and special lists of the new rows; then set_ghost_plan and
+    // build_neighbor_list. A record is BORDER_WIDTH doubles, one
+    // more (the molecule ID) while molecule exclusions need the ghosts' molecule IDs:
+    // border_width() says which.
     static constexpr int BORDER_WIDTH = 6;
+    int border_width() const;
     int border_select(int dim, double lo, double hi, int nfirst, int nlast, std::vector<int> &send);
     const double *border_pack(const double shift[3], bool shifted);
     void border_receive(const double *buf, int count);
@@ -489,6 +541,28 @@ namespace cuda {
     void border_finish();
     // tags, types, masks of the owned rows (host sync after atoms moved between ranks)
     void download_ids(int *tag, int *type, int *mask) const;
+    // --- several MPI ranks, molecular atoms on a reneighbouring step on the device
+    // (topology/topology_migrate.cu) ---------------------------------------------------
+    // the owned atoms' topology rows (OwnedTopologyLayout; nlocal x layout.width ints,
+    // row-major, LAMMPS order; after upload_atoms and set_owned) and, for atom styles with
+    // charges, their charges (nlocal values; null: none). Both move with the atoms; the
+    // engine's bond, angle, dihedral and special lists of the device rows are remade from
+    // them at every border_finish (resolve_topology).
+    void upload_owned_topology(const OwnedTopologyLayout &layout, const int *rows, const double *q);
+    bool has_owned_topology() const;
+    const OwnedTopologyLayout &owned_topology_layout() const;
+    // the rows and charges of the owned atoms (null: not wanted) into LAMMPS order
+    void download_owned_topology(int *rows, double *q) const;
+    // the device lists of every row (owned and ghost) from the owned atoms' rows (after
+    // border_finish; build_neighbor_list refuses to run between the two): each
+    // partner's atom ID found among the rows (sorted tags, binary search), of several
+    // images the one closest to the atom that stores the term (Domain::closest_image);
+    // listed as build_device_topology lists them. A bond, angle or dihedral partner that
+    // is no row is a runtime_error naming the atoms (special partners: -1, as the host)
+    void resolve_topology();
+    // the engine's bond, angle, dihedral and special lists of all rows (tests compare them
+    // with the host path's)
+    void download_lists(HostLists &out) const;
     // the CUDA device this process uses (before the first Engine; run_style verlet/cuda:
     // node-local rank mod device count)
     static void use_device(int dev);

@@ -12,6 +12,7 @@
 #include "cuda/device_topology.h"
 #include "cuda/device_topology_sync.h"
 #include "cuda/gpu_choice.h"
+#include "cuda/owned_topology.h"
 #include "cuda/device_styles.h"
 #include "cuda/pair_hybrid_cuda.h"
 #include "cuda/rank_timing.h"
@@ -282,8 +283,12 @@ void VerletCuda::upload()
       topo.nspecial.assign(3 * (size_t) rows, 0);
       topo.special.assign(rows, -1);
     }
-    if (topo.maxspecial > 0)
-      engine->upload_special(topo.nspecial.data(), topo.special.data(), topo.maxspecial,
+    // several ranks, molecular atoms: the special factors even where no atom of this rank
+    // has special neighbours now (a reneighbouring step on the device may bring some)
+    const bool owned_rows = multi_rank && atom->molecular == Atom::MOLECULAR;
+    if (topo.maxspecial > 0 || owned_rows)
+      engine->upload_special(topo.maxspecial ? topo.nspecial.data() : nullptr,
+                             topo.maxspecial ? topo.special.data() : nullptr, topo.maxspecial,
                              neighbor->special_flag, force->special_lj);
     if (have_bonds) {
       engine->upload_bonds(topo.nbond.data(), topo.bond_partner.data(), topo.bond_type.data(),
@@ -314,6 +319,17 @@ void VerletCuda::upload()
       engine->reserve_topology(MAX(topo.maxbond + spare_bonds, fix_room), atom->maxspecial, levels);
     }
     topo = mesogpu::DeviceTopology();    // host copies freed before the list build
+    // several ranks, molecular atoms: LAMMPS's topology of the owned atoms as rows of atom
+    // IDs (and their charges), which move with the atoms when a reneighbouring step runs on
+    // the device, and from which the device lists are made again (src/cuda/owned_topology.h)
+    if (owned_rows) {
+      const mesogpu::cuda::OwnedTopologyLayout layout =
+          mesogpu::owned_topology_layout(lmp, have_bonds, have_angles, have_dihedrals);
+      std::vector<int> topology_rows;
+      mesogpu::pack_owned_topology(lmp, layout, topology_rows);
+      engine->upload_owned_topology(layout, topology_rows.data(),
+                                    atom->q_flag && atom->q ? atom->q : nullptr);
+    }
     if (rank_timing) rank_timing->mark(RankTiming::REB_HOST_TOPO);
 
     // neigh_modify exclude: the same pairs leave the device list (Neighbor::init() has
@@ -773,6 +789,15 @@ void VerletCuda::run(int n)
 void VerletCuda::cleanup()
 {
   sync_atoms();
+  // after reneighbouring steps on the device the host holds no ghosts of its owned atoms:
+  // Verlet::cleanup's box check of molecular systems (and host code after the run) finds
+  // bond partners among them. Ghosts as borders() makes them (the atoms stay where they
+  // are, the next run's setup exchanges), and the host's bond lists for them
+  if (multi_rank && rebuilds_device > 0 && atom->molecular != Atom::ATOMIC) {
+    if (atom->map_style != Atom::MAP_NONE) atom->map_clear();    // borders() sets it anew
+    comm->borders();
+    neighbor->build_topology();
+  }
   if (multi_rank) log_rebuilds();
   log_memory("end of the run");
   if (multi_rank && rank_timing) rank_timing->report();

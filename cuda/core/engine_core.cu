@@ -97,24 +97,24 @@ namespace cuda {
     // the atom state follows every sort (core/per_atom.cuh)
     for (int d = 0; d < 3; ++d) {
       const std::string axis(1, "xyz"[d]);
-      add_column(s.per_atom, "x" + axis, &s.x[d]);
-      add_column(s.per_atom, "v" + axis, &s.v[d]);
-      add_column(s.per_atom, "f" + axis, &s.f[d]);
+      add_column(s.per_atom, "x" + axis, &s.x[d], false);
+      add_column(s.per_atom, "v" + axis, &s.v[d], false);
+      add_column(s.per_atom, "f" + axis, &s.f[d], false);
       // xhold: written at each list build, held only when compared against (holds_xhold;
       // empty, it stays empty through sorts and migrations)
       add_column(s.per_atom, "xhold" + axis, &s.xhold[d]);
-      add_column(s.per_atom, "image" + axis, &s.image[d]);
+      add_column(s.per_atom, "image" + axis, &s.image[d], false);
     }
     // migration (core/migrate.cu): pos and order are rewritten from x, type and the new
     // row list after atoms moved between ranks
-    add_column(s.per_atom, "type", &s.type);
-    add_column(s.per_atom, "mask", &s.mask);
+    add_column(s.per_atom, "type", &s.type, false);
+    add_column(s.per_atom, "mask", &s.mask, false);
     s.per_atom.add(
         "tag",
         [&s](const Permutation &q) {
           if (s.tag.size() == (size_t) q.n) permute_rows(s.tag, 1, q);
         },
-        column_migration(&s.tag));
+        column_migration(&s.tag, false));
     add_derived(s.per_atom, "pos", &s.pos);
     add_derived(s.per_atom, "order", &s.order);
     if (n < 0 || n > MAX_ATOMS)

@@ -99,6 +99,20 @@ namespace cuda {
       dihedral_type.release();
     }
 
+    // several ranks, molecular atoms (topology/topology_migrate.cu): LAMMPS's topology of
+    // the owned atoms, one row-major row of owned_layout.width ints per atom (partners as
+    // atom IDs) and the charges (atom styles with q), both moving with the atoms; the
+    // scratch of resolve_topology (sorted tags and rows, the terms' rows, lister keys)
+    OwnedTopologyLayout owned_layout;
+    bool owned_topology = false;
+    bool lists_stale = false;    // border_finish ran, resolve_topology not yet
+    DeviceArray<int> owned_rows;
+    DeviceArray<double> owned_q;
+    DeviceArray<unsigned> res_tag, res_tag_sorted;
+    DeviceArray<int> res_row, res_row_sorted, res_term_rows, res_key, res_key_sorted, res_slot,
+        res_slot_sorted, res_count, res_start, res_status;
+    DeviceArray<char> res_scratch;
+
     // neighbour list
     double cutneighmax = 0, skin = 0;
     int every = 1, delay = 0;

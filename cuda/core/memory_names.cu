@@ -84,6 +84,8 @@ namespace cuda {
     // exclusions, MD-SCF field
     name(s.ex_type, "ex_type");
     name(s.molecule, "molecule");
+    name(s.owned_rows, "topology rows");
+    name(s.owned_q, "q");
     name(s.field_type2comp, "field_type2comp");
     name(s.field_cell_count, "field_cell_count");
     name(s.field_cell_atoms, "field_cell_atoms");

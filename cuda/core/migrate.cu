@@ -4,8 +4,11 @@
  * records packed from every registered per-atom array (core/per_atom.cuh: Migrate), the
  * arrays rebuilt for the staying rows (order kept) and the arrivals, and
  * CommBrick::borders()'s per-swap selection (rows in order, so the send lists are
- * LAMMPS's) with AtomVec::pack_border's records (x + shift, tag, type, mask). Selections
- * are flags, an exclusive scan (CUB, deterministic) and a scatter. The messages, the
+ * LAMMPS's) with AtomVec::pack_border's records (x + shift, tag, type, mask; the molecule
+ * ID while molecule exclusions read the ghosts'). Selections are flags, an exclusive scan
+ * (CUB, deterministic) and a scatter. Molecular atoms carry LAMMPS's topology rows (atom
+ * IDs), from which border_finish makes the bonded lists again
+ * (topology/topology_migrate.cu). The messages, the
  * swap table and the order of the swaps are the host's (src/cuda/device_rebuild.cpp). */
 
 #include "core/engine_impl.cuh"
@@ -76,17 +79,20 @@ namespace cuda {
 
     }    // namespace
 
-    template <typename T> Migrate column_migration(DeviceArray<T> *a)
+    template <typename T> Migrate column_migration(DeviceArray<T> *a, bool optional)
     {
       Migrate m;
       m.width = 1;
-      m.pack = [a](const int *rows, int count, double *rec, int stride, int offset) {
-        if (a->size() == 0 || count == 0) return;
+      // an empty optional array is one this run does not use (rmass); an empty one that is
+      // not optional belongs to a rank that held no rows at the upload: it grows
+      auto unused = [a, optional]() { return optional && a->size() == 0; };
+      m.pack = [a, unused](const int *rows, int count, double *rec, int stride, int offset) {
+        if (unused() || count == 0) return;
         pack_column_kernel<T><<<blocks(count), BLOCK>>>(count, rows, a->get(), rec, stride, offset);
         MESOGPU_CUDA_LAUNCH_CHECK();
       };
-      m.rebuild = [a](const RowPlan &p) {
-        if (a->size() == 0) return;    // an array this run does not use (rmass)
+      m.rebuild = [a, unused](const RowPlan &p) {
+        if (unused()) return;
         DeviceArray<T> out;
         out.resize(p.n);
         if (p.n > 0) {
@@ -97,9 +103,9 @@ namespace cuda {
       };
       // in place: only the moved, arrived and ghost rows are written (the rebuild above
       // reads and writes every row of a new block)
-      m.edit = [a](const RowEdit &e) {
-        if (a->size() == 0) return;    // an array this run does not use (rmass)
-        if (e.nmove > 0) {             // before a growth: the sources lie past nkeep
+      m.edit = [a, unused](const RowEdit &e) {
+        if (unused()) return;
+        if (e.nmove > 0) {    // before a growth: the sources lie past nkeep
           move_rows_kernel<T><<<blocks(e.nmove), BLOCK>>>(e.nmove, e.dst, e.src, a->get());
           MESOGPU_CUDA_LAUNCH_CHECK();
         }
@@ -117,6 +123,107 @@ namespace cuda {
       return m;
     }
 
+    namespace {
+      // row-major arrays (atom i's `width` values at [i width ..]): the same three steps
+      template <typename T>
+      __global__ void pack_rowmajor_kernel(int count, int width, const int *rows, const T *a,
+                                           double *rec, int stride, int offset)
+      {
+        const long long e = (long long) blockIdx.x * blockDim.x + threadIdx.x;
+        if (e >= (long long) count * width) return;
+        const int k = (int) (e / width), c = (int) (e % width);
+        rec[(size_t) k * stride + offset + c] =
+            static_cast<double>(a[(size_t) rows[k] * width + c]);
+      }
+      template <typename T>
+      __global__ void move_rowmajor_kernel(int count, int width, const int *dst, const int *src,
+                                           T *a)
+      {
+        const long long e = (long long) blockIdx.x * blockDim.x + threadIdx.x;
+        if (e >= (long long) count * width) return;
+        const int k = (int) (e / width), c = (int) (e % width);
+        a[(size_t) dst[k] * width + c] = a[(size_t) src[k] * width + c];
+      }
+      template <typename T>
+      __global__ void arrive_rowmajor_kernel(int count, int width, int first, const double *rec,
+                                             int stride, int offset, T *a)
+      {
+        const long long e = (long long) blockIdx.x * blockDim.x + threadIdx.x;
+        if (e >= (long long) count * width) return;
+        const int k = (int) (e / width), c = (int) (e % width);
+        a[(size_t) (first + k) * width + c] = static_cast<T>(rec[(size_t) k * stride + offset + c]);
+      }
+      template <typename T>
+      __global__ void gather_rowmajor_kernel(RowPlan p, int width, const T *old, T *out)
+      {
+        const long long e = (long long) blockIdx.x * blockDim.x + threadIdx.x;
+        if (e >= (long long) p.n * width) return;
+        const int i = (int) (e / width), c = (int) (e % width);
+        if (i >= p.nsrc) {
+          out[e] = T(0);    // a ghost row
+          return;
+        }
+        const int s = p.src[i];
+        out[e] = s >= 0 ? old[(size_t) s * width + c]
+                        : static_cast<T>(p.rec[(size_t) (-1 - s) * p.stride + p.offset + c]);
+      }
+      inline int blocks_of(long long count)
+      {
+        return (int) ((count + BLOCK - 1) / BLOCK);
+      }
+    }    // namespace
+
+    template <typename T> Migrate rowmajor_migration(DeviceArray<T> *a, int width)
+    {
+      Migrate m;
+      m.width = width;
+      m.pack = [a, width](const int *rows, int count, double *rec, int stride, int offset) {
+        if (count == 0 || width == 0) return;
+        pack_rowmajor_kernel<T><<<blocks_of((long long) count * width), BLOCK>>>(
+            count, width, rows, a->get(), rec, stride, offset);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+      };
+      // (an empty array is not 'unused' here: a rank without atoms at the upload has one)
+      m.rebuild = [a, width](const RowPlan &p) {
+        if (width == 0) return;
+        DeviceArray<T> out;
+        out.resize((size_t) p.n * width);
+        if (p.n > 0) {
+          gather_rowmajor_kernel<T>
+              <<<blocks_of((long long) p.n * width), BLOCK>>>(p, width, a->get(), out.get());
+          MESOGPU_CUDA_LAUNCH_CHECK();
+        }
+        a->swap(out);
+      };
+      m.edit = [a, width](const RowEdit &e) {
+        if (width == 0) return;
+        if (e.nmove > 0) {    // before a growth: the sources lie past nkeep
+          move_rowmajor_kernel<T><<<blocks_of((long long) e.nmove * width), BLOCK>>>(
+              e.nmove, width, e.dst, e.src, a->get());
+          MESOGPU_CUDA_LAUNCH_CHECK();
+        }
+        grow_rows(*a, (size_t) e.n * width, (size_t) e.nkeep * width);
+        if (e.narrive > 0) {
+          arrive_rowmajor_kernel<T><<<blocks_of((long long) e.narrive * width), BLOCK>>>(
+              e.narrive, width, e.nkeep, e.rec, e.stride, e.offset, a->get());
+          MESOGPU_CUDA_LAUNCH_CHECK();
+        }
+        const size_t first = (size_t) (e.nkeep + e.narrive) * width;
+        if ((size_t) e.n * width > first)    // ghost rows zero
+          MESOGPU_CUDA_CALL(
+              cudaMemsetAsync(a->get() + first, 0, ((size_t) e.n * width - first) * sizeof(T), 0));
+      };
+      return m;
+    }
+
+    Migrate remade_later()
+    {
+      Migrate m;
+      m.rebuild = [](const RowPlan &) {};
+      m.edit = [](const RowEdit &) {};
+      return m;
+    }
+
     template <typename T> Migrate derived_rows(DeviceArray<T> *a)
     {
       Migrate m;
@@ -125,10 +232,12 @@ namespace cuda {
       return m;
     }
 
-    template Migrate column_migration(DeviceArray<acc> *);
-    template Migrate column_migration(DeviceArray<int> *);
+    template Migrate column_migration(DeviceArray<acc> *, bool);
+    template Migrate column_migration(DeviceArray<int> *, bool);
     template Migrate derived_rows(DeviceArray<int> *);
     template Migrate derived_rows(DeviceArray<PosType<real>> *);
+    template Migrate rowmajor_migration(DeviceArray<int> *, int);
+    template Migrate rowmajor_migration(DeviceArray<double> *, int);
 
   }    // namespace detail
 
@@ -176,22 +285,21 @@ namespace cuda {
     }
 
     // a swap's candidates rows nfirst + k: owned rows from the arrays, ghosts received
-    // during these borders from their records
+    // during these borders from their records (`width` doubles each)
     __device__ inline double row_coord(int j, int d, int nlocal, const acc *const *x,
-                                       const double *ghost)
+                                       const double *ghost, int width)
     {
-      return j < nlocal ? static_cast<double>(x[d][j])
-                        : ghost[(size_t) (j - nlocal) * Engine::BORDER_WIDTH + d];
+      return j < nlocal ? static_cast<double>(x[d][j]) : ghost[(size_t) (j - nlocal) * width + d];
     }
 
     __global__ void slab_flag_kernel(int count, int nfirst, int nlocal, int dim, double lo,
                                      double hi, const acc *x0, const acc *x1, const acc *x2,
-                                     const double *ghost, int *flag)
+                                     const double *ghost, int width, int *flag)
     {
       const int k = blockIdx.x * blockDim.x + threadIdx.x;
       if (k >= count) return;
       const acc *x[3] = {x0, x1, x2};
-      const double v = row_coord(nfirst + k, dim, nlocal, x, ghost);
+      const double v = row_coord(nfirst + k, dim, nlocal, x, ghost, width);
       flag[k] = (v >= lo && v <= hi) ? 1 : 0;
     }
 
@@ -202,40 +310,41 @@ namespace cuda {
     }
 
     // AtomVec::pack_border: x + dx in one addition when the swap crosses a periodic side,
-    // then tag, type, mask
+    // then tag, type, mask (and the molecule ID when `molecule` is given: width 7)
     __global__ void border_pack_kernel(int count, const int *sel, int nlocal, const acc *x0,
                                        const acc *x1, const acc *x2, const int *tag,
-                                       const int *type, const int *mask, const double *ghost,
-                                       double3 shift, int shifted, double *out)
+                                       const int *type, const int *mask, const int *molecule,
+                                       const double *ghost, int width, double3 shift, int shifted,
+                                       double *out)
     {
       const int k = blockIdx.x * blockDim.x + threadIdx.x;
       if (k >= count) return;
       const int j = sel[k];
       const acc *x[3] = {x0, x1, x2};
       const double sh[3] = {shift.x, shift.y, shift.z};
-      double *o = out + (size_t) k * Engine::BORDER_WIDTH;
+      double *o = out + (size_t) k * width;
       for (int d = 0; d < 3; ++d) {
-        const double v = row_coord(j, d, nlocal, x, ghost);
+        const double v = row_coord(j, d, nlocal, x, ghost, width);
         o[d] = shifted ? v + sh[d] : v;
       }
       if (j < nlocal) {
         o[3] = tag[j];
         o[4] = type[j];
         o[5] = mask[j];
+        if (width > Engine::BORDER_WIDTH) o[6] = molecule ? molecule[j] : 0;
       } else {
-        const double *g = ghost + (size_t) (j - nlocal) * Engine::BORDER_WIDTH;
-        o[3] = g[3];
-        o[4] = g[4];
-        o[5] = g[5];
+        const double *g = ghost + (size_t) (j - nlocal) * width;
+        for (int c = 3; c < width; ++c) o[c] = g[c];
       }
     }
 
-    __global__ void ghost_unpack_kernel(int nghost, int nlocal, const double *ghost, acc *x0,
-                                        acc *x1, acc *x2, int *tag, int *type, int *mask)
+    __global__ void ghost_unpack_kernel(int nghost, int nlocal, const double *ghost, int width,
+                                        acc *x0, acc *x1, acc *x2, int *tag, int *type, int *mask,
+                                        int *molecule)
     {
       const int k = blockIdx.x * blockDim.x + threadIdx.x;
       if (k >= nghost) return;
-      const double *g = ghost + (size_t) k * Engine::BORDER_WIDTH;
+      const double *g = ghost + (size_t) k * width;
       const int i = nlocal + k;
       x0[i] = static_cast<acc>(g[0]);
       x1[i] = static_cast<acc>(g[1]);
@@ -243,6 +352,7 @@ namespace cuda {
       tag[i] = static_cast<int>(g[3]);
       type[i] = static_cast<int>(g[4]);
       mask[i] = static_cast<int>(g[5]);
+      if (molecule) molecule[i] = static_cast<int>(g[6]);
     }
 
     __global__ void pos_kernel(int n, const acc *x0, const acc *x1, const acc *x2, const int *type,
@@ -286,10 +396,23 @@ namespace cuda {
 
   std::string Engine::migration_missing() const
   {
+    const Impl &s = *impl;
     std::string out;
-    for (const auto &name : impl->per_atom.without_migration())
-      out += (out.empty() ? "" : ", ") + name;
+    for (const auto &name : s.per_atom.without_migration()) out += (out.empty() ? "" : ", ") + name;
+    // bonded and special lists hold device rows: made again from the owned atoms' topology
+    // rows (atom IDs), which must be there
+    const bool lists = s.nbond.size() || s.nangle.size() || s.ndihedral.size() || s.maxspecial > 0;
+    if (lists && !s.owned_topology)
+      out += std::string(out.empty() ? "" : ", ") +
+             "bond and special lists (no topology rows of atom IDs)";
     return out;
+  }
+
+  int Engine::border_width() const
+  {
+    // the ghosts' molecule IDs only while molecule exclusions read them (the setting, the
+    // same on every rank, not the array's size: the widths of both ends must agree)
+    return impl->exclusion.nmol > 0 ? BORDER_WIDTH + 1 : BORDER_WIDTH;
   }
 
   int Engine::record_width() const
@@ -432,7 +555,7 @@ namespace cuda {
     s.mig_sel.resize(count);
     slab_flag_kernel<<<blocks(count), BLOCK>>>(count, nfirst, s.nlocal, dim, lo, hi, s.x[0].get(),
                                                s.x[1].get(), s.x[2].get(), s.ghost_rec.get(),
-                                               s.mig_count.get());
+                                               border_width(), s.mig_count.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     const int nsel = scan_flags(s, s.mig_count.get(), s.mig_src.get(), count);
     select_kernel<<<blocks(count), BLOCK>>>(count, nfirst, s.mig_count.get(), s.mig_src.get(),
@@ -445,24 +568,33 @@ namespace cuda {
     return nsel;
   }
 
+  namespace {
+    // the selected rows' border records (w doubles each) into mig_rec on the device
+    void pack_border_records(Engine::Impl &s, int w, const double shift[3], bool shifted)
+    {
+      const int count = s.mig_nsel;
+      AllocLabel label("the ghost records of a rebuild");
+      s.mig_rec.resize((size_t) count * w);
+      border_pack_kernel<<<blocks(count), BLOCK>>>(
+          count, s.mig_sel.get(), s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.tag.get(),
+          s.type.get(), s.mask.get(),
+          s.exclusion.nmol > 0 && s.molecule.size() ? s.molecule.get() : nullptr, s.ghost_rec.get(),
+          w, make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.mig_rec.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
+  }    // namespace
+
   const double *Engine::border_pack(const double shift[3], bool shifted)
   {
     Impl &s = *impl;
-    const int count = s.mig_nsel;
-    double *buf = exchange_buffer(0, (size_t) count * BORDER_WIDTH);
+    const int count = s.mig_nsel, w = border_width();
+    double *buf = exchange_buffer(0, (size_t) count * w);
     if (count == 0) return buf;
-    AllocLabel label("the ghost records of a rebuild");
-    s.mig_rec.resize((size_t) count * BORDER_WIDTH);
-    border_pack_kernel<<<blocks(count), BLOCK>>>(
-        count, s.mig_sel.get(), s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.tag.get(),
-        s.type.get(), s.mask.get(), s.ghost_rec.get(), make_double3(shift[0], shift[1], shift[2]),
-        shifted ? 1 : 0, s.mig_rec.get());
-    MESOGPU_CUDA_LAUNCH_CHECK();
+    pack_border_records(s, w, shift, shifted);
     // into the page-locked send buffer (a swap's records are ~4 % of the atoms x 48 B:
     // megabytes, which a pageable copy stages through a bounce buffer at a fraction of
     // the DMA rate), one wait
-    MESOGPU_CUDA_CALL(cudaMemcpyAsync(buf, s.mig_rec.get(),
-                                      (size_t) count * BORDER_WIDTH * sizeof(double),
+    MESOGPU_CUDA_CALL(cudaMemcpyAsync(buf, s.mig_rec.get(), (size_t) count * w * sizeof(double),
                                       cudaMemcpyDeviceToHost, 0));
     MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
     return buf;
@@ -473,7 +605,8 @@ namespace cuda {
     Impl &s = *impl;
     if (count <= 0) return;
     AllocLabel label("the ghost records of a rebuild");
-    const size_t at = (size_t) s.mig_nghost * BORDER_WIDTH, add = (size_t) count * BORDER_WIDTH;
+    const size_t w = border_width();
+    const size_t at = (size_t) s.mig_nghost * w, add = (size_t) count * w;
     grow_keep(s.ghost_rec, at + add, at);
     // synchronous (the caller reuses buf next); a DMA copy when buf is exchange_buffer(1)
     MESOGPU_CUDA_CALL(
@@ -485,20 +618,13 @@ namespace cuda {
                                    size_t peer_offset)
   {
     Impl &s = *impl;
-    const int count = s.mig_nsel;
+    const int count = s.mig_nsel, w = border_width();
     if (count > 0) {
       if (!peer) throw std::logic_error("mesogpu: border_pack_to_peer: no partner area");
-      AllocLabel label("the ghost records of a rebuild");
-      s.mig_rec.resize((size_t) count * BORDER_WIDTH);
-      border_pack_kernel<<<blocks(count), BLOCK>>>(
-          count, s.mig_sel.get(), s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.tag.get(),
-          s.type.get(), s.mask.get(), s.ghost_rec.get(), make_double3(shift[0], shift[1], shift[2]),
-          shifted ? 1 : 0, s.mig_rec.get());
-      MESOGPU_CUDA_LAUNCH_CHECK();
+      pack_border_records(s, w, shift, shifted);
       // device to device (the partner's GPU over NVLink or PCIe, or this one)
       MESOGPU_CUDA_CALL(cudaMemcpyAsync(static_cast<double *>(peer) + peer_offset, s.mig_rec.get(),
-                                        (size_t) count * BORDER_WIDTH * sizeof(double),
-                                        cudaMemcpyDefault, 0));
+                                        (size_t) count * w * sizeof(double), cudaMemcpyDefault, 0));
     }
     // the records are in the partner's area when the token goes out
     MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
@@ -508,7 +634,8 @@ namespace cuda {
   {
     Impl &s = *impl;
     if (count <= 0) return;
-    const size_t at = (size_t) s.mig_nghost * BORDER_WIDTH, add = (size_t) count * BORDER_WIDTH;
+    const size_t w = border_width();
+    const size_t at = (size_t) s.mig_nghost * w, add = (size_t) count * w;
     if (add > s.ipc_records_cap)
       throw std::logic_error("mesogpu: border_receive_from_ipc: " + std::to_string(count) +
                              " records outside the area of " + std::to_string(s.ipc_records_cap) +
@@ -529,13 +656,15 @@ namespace cuda {
     const int count = s.mig_nsel;
     if (count == 0) return;
     AllocLabel label("the ghost records of a rebuild");
-    const size_t at = (size_t) s.mig_nghost * BORDER_WIDTH, add = (size_t) count * BORDER_WIDTH;
+    const int w = border_width();
+    const size_t at = (size_t) s.mig_nghost * w, add = (size_t) count * w;
     grow_keep(s.ghost_rec, at + add, at);    // before the pointers below: it may move
     // the sources (owned rows, earlier ghosts' records) lie before the new records
     border_pack_kernel<<<blocks(count), BLOCK>>>(
         count, s.mig_sel.get(), s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.tag.get(),
-        s.type.get(), s.mask.get(), s.ghost_rec.get(), make_double3(shift[0], shift[1], shift[2]),
-        shifted ? 1 : 0, s.ghost_rec.get() + at);
+        s.type.get(), s.mask.get(),
+        s.exclusion.nmol > 0 && s.molecule.size() ? s.molecule.get() : nullptr, s.ghost_rec.get(),
+        w, make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.ghost_rec.get() + at);
     MESOGPU_CUDA_LAUNCH_CHECK();
     s.mig_nghost += count;
   }
@@ -553,9 +682,10 @@ namespace cuda {
     // in place, only the ghost rows written (was: every array rebuilt into a new block)
     s.per_atom.edit_all(RowEdit{(int) n, nlocal, 0, nullptr, nullptr, 0, nullptr, 0, 0});
     if (nghost > 0) {
-      ghost_unpack_kernel<<<blocks(nghost), BLOCK>>>(nghost, nlocal, s.ghost_rec.get(),
-                                                     s.x[0].get(), s.x[1].get(), s.x[2].get(),
-                                                     s.tag.get(), s.type.get(), s.mask.get());
+      ghost_unpack_kernel<<<blocks(nghost), BLOCK>>>(
+          nghost, nlocal, s.ghost_rec.get(), border_width(), s.x[0].get(), s.x[1].get(),
+          s.x[2].get(), s.tag.get(), s.type.get(), s.mask.get(),
+          s.exclusion.nmol > 0 && s.molecule.size() ? s.molecule.get() : nullptr);
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
     s.n = (int) n;
@@ -574,13 +704,19 @@ namespace cuda {
     const int had = s.sorts_done == 0 ? (int) std::min(s.order_host.size(), (size_t) s.n) : 0;
     s.order_host.resize(s.n);
     for (int i = had; i < s.n; ++i) s.order_host[i] = i;
-    // per-atom arrays outside the registry, sized by the rows; no bonded terms here (the
-    // bond, angle and dihedral lists keep the host path), so their lists stay empty.
-    // (With slack: a growth by a few atoms would free and allocate it at each rebuild.)
+    // per-atom arrays outside the registry, sized by the rows
+    // (with slack: a growth by a few atoms would free and allocate it at each rebuild)
     if ((size_t) s.n > s.nnbr.capacity()) s.nnbr.resize((size_t) s.n + s.n / 64 + 256);
     s.nnbr.resize(s.n);
-    s.maxbond = s.maxangle = s.maxdihedral = 0;
-    s.release_topology();
+    // the bonded and special lists of the new rows: made from the owned atoms' topology
+    // rows by resolve_topology, which the caller runs next (molecular atom styles; the
+    // list build refuses to run before it); else there are none
+    if (s.owned_topology) {
+      s.lists_stale = true;
+    } else {
+      s.maxbond = s.maxangle = s.maxdihedral = 0;
+      s.release_topology();
+    }
     for (auto &st : s.ev) st.valid = false;
     s.ev_valid = false;
     s.built = false;

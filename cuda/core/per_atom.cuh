@@ -5,7 +5,9 @@
  * by name. On several MPI ranks a reneighbouring step on the device (core/migrate.cu)
  * also moves atoms between ranks: an entry may say how its array migrates (its part of
  * an atom's exchange record, and the array for a new row list). An entry without one
- * (bonds, special lists: atom indices) keeps that rebuild on the host. */
+ * keeps that rebuild on the host. Bond and special lists hold device rows, which mean
+ * nothing on another rank: they are made again after a migration from rows of atom IDs
+ * that migrate (topology/topology_migrate.cu). */
 #ifndef MESOGPU_CUDA_CORE_PER_ATOM_CUH
 #define MESOGPU_CUDA_CORE_PER_ATOM_CUH
 
@@ -166,19 +168,31 @@ namespace cuda {
     void permute_int4(DeviceArray<int4> &a, int rows, bool remap_w, const Permutation &p);
 
     // the migration of a one-value-per-atom array (core/migrate.cu): one double per atom
-    // in the record (an empty array stays empty); derived_rows: no record, the array is
-    // only resized to the new rows (contents rewritten by its owner: pos, order, cell_of)
-    template <typename T> Migrate column_migration(DeviceArray<T> *a);
+    // in the record. optional: an empty array is one this run does not use and stays empty
+    // (rmass, xhold); else the array always has the engine's rows (a rank that held no
+    // atom and no ghost at the upload has empty arrays, and atoms may arrive later);
+    // derived_rows: no record, the array is only resized to the new rows (contents
+    // rewritten by its owner: pos, order, cell_of)
+    template <typename T> Migrate column_migration(DeviceArray<T> *a, bool optional = true);
     template <typename T> Migrate derived_rows(DeviceArray<T> *a);
+    // a row-major array of `width` values per atom (atom i's at [i width ..]): `width`
+    // doubles per atom in the record (LAMMPS's topology of an owned atom, its charge)
+    template <typename T> Migrate rowmajor_migration(DeviceArray<T> *a, int width);
+    // no record and left as it is: the array is made again from other per-atom data once
+    // the rows are known (the bonded and special lists of the device rows, made from the
+    // owned atoms' topology rows at border_finish)
+    Migrate remade_later();
 
     // the common entry: a one-value-per-atom array that follows every sort and migrates
-    // with one double per atom (column), or is only resized and rewritten by its owner
-    // (derived)
+    // with one double per atom (column; optional as in column_migration), or is only
+    // resized and rewritten by its owner (derived)
     template <typename T>
-    void add_column(PerAtomRegistry &registry, const std::string &name, DeviceArray<T> *a)
+    void add_column(PerAtomRegistry &registry, const std::string &name, DeviceArray<T> *a,
+                    bool optional = true)
     {
       registry.add(
-          name, [a](const Permutation &q) { permute_rows(*a, 1, q); }, column_migration(a));
+          name, [a](const Permutation &q) { permute_rows(*a, 1, q); },
+          column_migration(a, optional));
     }
     template <typename T>
     void add_derived(PerAtomRegistry &registry, const std::string &name, DeviceArray<T> *a)

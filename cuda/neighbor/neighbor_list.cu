@@ -335,11 +335,16 @@ namespace cuda {
                               const int special_flag[4], const double special_lj[4])
   {
     Impl &s = *impl;
-    s.per_atom.add("special", [&s](const Permutation &q) {
-      if (s.maxspecial <= 0) return;
-      permute_rowmajor(s.nspecial, 3, false, q);             // counts
-      permute_rowmajor(s.special, s.maxspecial, true, q);    // atom indices
-    });
+    // several ranks: made again from the owned atoms' topology rows after atoms moved
+    // (Engine::resolve_topology)
+    s.per_atom.add(
+        "special",
+        [&s](const Permutation &q) {
+          if (s.maxspecial <= 0) return;
+          permute_rowmajor(s.nspecial, 3, false, q);             // counts
+          permute_rowmajor(s.special, s.maxspecial, true, q);    // atom indices
+        },
+        remade_later());
     for (int k = 0; k < 4; ++k) {
       s.special_flag[k] = special_flag[k];
       s.special_lj[k] = special_lj[k];
@@ -440,6 +445,11 @@ namespace cuda {
   void Engine::build_neighbor_list()
   {
     Impl &s = *impl;
+    // molecular atoms after a reneighbouring step on the device: the special (and bonded)
+    // lists of the new rows first
+    if (s.lists_stale)
+      throw std::logic_error("mesogpu: build_neighbor_list after border_finish without "
+                             "resolve_topology (the special and bonded lists of the new rows)");
     if (s.shrink_wrapped()) {    // Domain::reset_box() at each reneighbouring
       s.shrink_wrap();
       s.grid_stale = true;
@@ -570,9 +580,6 @@ namespace cuda {
   void Engine::set_exclusions(const HostExclusions &e)
   {
     Impl &s = *impl;
-    s.per_atom.add("molecule", [&s](const Permutation &q) {
-      if (s.molecule.size()) permute_rows(s.molecule, 1, q);
-    });
     ExclusionD ex{};
     if (e.group1.size() > (size_t) MAX_EXCLUDE || e.mol_bit.size() > (size_t) MAX_EXCLUDE)
       throw std::runtime_error("mesogpu: at most " + std::to_string(MAX_EXCLUDE) + " group and " +
@@ -600,6 +607,14 @@ namespace cuda {
         throw std::runtime_error("mesogpu: molecule exclusions need one molecule ID per atom");
       s.molecule.upload(e.molecule);
     }
+    // the molecule IDs move with the atoms (the ghosts' come with their border records);
+    // with molecule entries even from an empty array (a rank that held no rows)
+    s.per_atom.add(
+        "molecule",
+        [&s](const Permutation &q) {
+          if (s.molecule.size()) permute_rows(s.molecule, 1, q);
+        },
+        column_migration(&s.molecule, ex.nmol == 0));
     ex.active = !e.ex_type.empty() || ex.ngroup > 0 || ex.nmol > 0;
     s.exclusion = ex;
     s.built = false;    // the next build applies them

@@ -1,6 +1,7 @@
 /* mesogpu: the bonded topology on the device: per atom, the bonds (partners, both
  * directions), angles and dihedrals it takes part in, column-major (entry k of atom i
- * at [k n + i]); registered with the per-atom registry so sorts carry them. */
+ * at [k n + i]); registered with the per-atom registry so sorts carry them. On several
+ * ranks they hold device rows, made again after atoms moved (topology_migrate.cu). */
 
 #include "core/engine_impl.cuh"
 
@@ -10,13 +11,16 @@ namespace cuda {
   void Engine::upload_bonds(const int *nbond, const int *partner, const int *btype, int maxbond)
   {
     Impl &s = *impl;
-    s.per_atom.add("bonds", [&s](const Permutation &q) {
-      if (s.nbond.size()) permute_rows(s.nbond, 1, q);
-      if (s.maxbond > 0) {
-        permute_rows_remap(s.bond_partner, s.maxbond, q);
-        permute_rows(s.bond_type, s.maxbond, q);
-      }
-    });
+    s.per_atom.add(
+        "bonds",
+        [&s](const Permutation &q) {
+          if (s.nbond.size()) permute_rows(s.nbond, 1, q);
+          if (s.maxbond > 0) {
+            permute_rows_remap(s.bond_partner, s.maxbond, q);
+            permute_rows(s.bond_type, s.maxbond, q);
+          }
+        },
+        remade_later());
     AllocLabel label("the bond lists");
     s.maxbond = maxbond;
     s.nbond.upload(nbond, s.n);
@@ -34,10 +38,13 @@ namespace cuda {
   void Engine::upload_angles(const int *nangle, const int *atoms3, const int *type, int maxangle)
   {
     Impl &s = *impl;
-    s.per_atom.add("angles", [&s](const Permutation &q) {
-      if (s.nangle.size()) permute_rows(s.nangle, 1, q);
-      if (s.maxangle > 0) permute_int4(s.angle_atoms, s.maxangle, false, q);
-    });
+    s.per_atom.add(
+        "angles",
+        [&s](const Permutation &q) {
+          if (s.nangle.size()) permute_rows(s.nangle, 1, q);
+          if (s.maxangle > 0) permute_int4(s.angle_atoms, s.maxangle, false, q);
+        },
+        remade_later());
     AllocLabel label("the angle lists");
     s.maxangle = maxangle;
     s.nangle.upload(nangle, s.n);
@@ -54,13 +61,16 @@ namespace cuda {
                                 int maxdihedral)
   {
     Impl &s = *impl;
-    s.per_atom.add("dihedrals", [&s](const Permutation &q) {
-      if (s.ndihedral.size()) permute_rows(s.ndihedral, 1, q);
-      if (s.maxdihedral > 0) {
-        permute_int4(s.dihedral_atoms, s.maxdihedral, true, q);
-        permute_rows(s.dihedral_type, s.maxdihedral, q);
-      }
-    });
+    s.per_atom.add(
+        "dihedrals",
+        [&s](const Permutation &q) {
+          if (s.ndihedral.size()) permute_rows(s.ndihedral, 1, q);
+          if (s.maxdihedral > 0) {
+            permute_int4(s.dihedral_atoms, s.maxdihedral, true, q);
+            permute_rows(s.dihedral_type, s.maxdihedral, q);
+          }
+        },
+        remade_later());
     AllocLabel label("the dihedral lists");
     s.maxdihedral = maxdihedral;
     s.ndihedral.upload(ndihedral, s.n);

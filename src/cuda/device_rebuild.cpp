@@ -9,14 +9,18 @@
 #include "comm_brick.h"
 #include "comm_brick_plan.h"
 #include "device_comm.h"
+#include "device_styles.h"
 #include "domain.h"
 #include "engine.h"
 #include "error.h"
+#include "fix.h"
+#include "owned_topology.h"
 #include "rank_timing.h"
 #include "modify.h"
 #include "update.h"
 
 #include <algorithm>
+#include <iterator>
 #include <cstring>
 #include <mpi.h>
 #include <utility>
@@ -63,16 +67,33 @@ std::string DeviceRebuild::why_host(const Engine &engine) const
   if (comm->ghost_velocity) return "ghost atoms carry velocities (comm_modify vel yes)";
   if (CommBrickPlan(lmp).setup_table().bordergroup) return "comm_modify group is set";
   if (atom->firstgroupname) return "atom_modify first is set";
-  if (strcmp(atom->atom_style, "atomic") != 0)
+  // the atom styles whose per-atom data the device moves: atomic, and the molecular ones
+  // whose topology it carries as rows of atom IDs (owned_topology.h)
+  static const char *const moved[] = {"atomic", "bond", "angle", "molecular", "full"};
+  if (std::none_of(std::begin(moved), std::end(moved),
+                   [&](const char *m) { return strcmp(atom->atom_style, m) == 0; }))
     return std::string("atom style ") + atom->atom_style +
-           " has per-atom data the device does not move (only atom_style atomic)";
+           " has per-atom data the device does not move (atom styles atomic, bond, angle, "
+           "molecular, full)";
   if (atom->nextra_grow || atom->nextra_border)
     return "a fix keeps its own per-atom arrays on the host (fix property/atom, store/atom, ...)";
   if (atom->nivector || atom->ndvector || atom->niarray || atom->ndarray)
     return "the atoms have custom per-atom properties";
-  for (auto *c : modify->get_compute_list())
+  if (atom->molecular == Atom::MOLECULAR && !engine.has_owned_topology())
+    return "the device holds no topology rows of atom IDs for this run";
+  for (auto *c : modify->get_compute_list()) {
     if (c->peatomflag || c->pressatomflag)
       return std::string("compute ") + c->id + " needs per-atom energies or virials";
+    // bond/local, angle/local, ...: the host's bond lists, which only a host rebuild makes
+    if (atom->molecular != Atom::ATOMIC && utils::strmatch(c->style, "/local$"))
+      return std::string("compute ") + c->id + " (style " + c->style +
+             ") reads the host's bond lists of each reneighbouring step";
+  }
+  // bonds made on the device during the run (chain growth) live in the device lists only
+  for (auto *f : modify->get_fix_list())
+    if (auto *df = dynamic_cast<DeviceFix *>(f))
+      if (df->device_bond_room() > 0)
+        return std::string("fix ") + f->id + " makes bonds on the device";
   const std::string missing = engine.migration_missing();
   if (!missing.empty()) return "device per-atom data without a migration: " + missing;
   return "";
@@ -91,6 +112,12 @@ void DeviceRebuild::run(Engine &engine, DeviceComm &dcomm)
   if (timing) timing->mark(RankTiming::REB_EXCHANGE);
   borders(engine, dcomm);
   if (timing) timing->mark(RankTiming::REB_BORDERS);
+  // molecular atoms: the bonded and special lists of the new rows from the atom IDs that
+  // moved with the atoms (a partner that is no row: an error naming both atoms)
+  if (engine.has_owned_topology()) {
+    engine.resolve_topology();
+    if (timing) timing->mark(RankTiming::REB_TOPOLOGY);
+  }
   // host bookkeeping: the rank's count, arrays large enough for the next sync
   atom->nlocal = engine.owned();
   atom->nghost = 0;
@@ -186,7 +213,7 @@ void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
       } else if (s.send_proc != comm->me) {
         // page-locked both ways (see messages())
         const double *send = engine.border_pack(shift, s.pbc_flag != 0);
-        const double *recv = messages(engine, world, send, s.send_count, Engine::BORDER_WIDTH,
+        const double *recv = messages(engine, world, send, s.send_count, engine.border_width(),
                                       &s.send_proc, &s.recv_proc, 1, s.recv_count);
         engine.border_receive(recv, s.recv_count);
       } else {
@@ -224,7 +251,7 @@ int DeviceRebuild::border_swap_ipc(Engine &engine, const CommBrickPlan::Swap &s,
   std::string why;
   char handle[Engine::IPC_HANDLE_BYTES];
   unsigned long long gen = 0;
-  if (engine.ipc_records_area((size_t) nrecv * Engine::BORDER_WIDTH, handle, &gen, why)) {
+  if (engine.ipc_records_area((size_t) nrecv * engine.border_width(), handle, &gen, why)) {
     std::memcpy(area.handle, handle, sizeof(handle));
     area.generation = gen;
   } else if (!why.empty()) {
@@ -275,6 +302,19 @@ void DeviceRebuild::sync_host(Engine &engine)
   static_assert(sizeof(tagint) == sizeof(int), "device tags are 32-bit");
   engine.download_ids(n ? reinterpret_cast<int *>(atom->tag) : nullptr, n ? atom->type : nullptr,
                       n ? atom->mask : nullptr);
+  // molecular atoms: molecule IDs, charges, bonds, angles, dihedrals, impropers and special
+  // lists as LAMMPS stores them (atom IDs), from the rows that moved with the atoms
+  if (engine.has_owned_topology()) {
+    const mesogpu::cuda::OwnedTopologyLayout &layout = engine.owned_topology_layout();
+    std::vector<int> rows((size_t) n * layout.width);
+    engine.download_owned_topology(rows.data(), atom->q_flag && n ? atom->q : nullptr);
+    const std::string bad = mesogpu::unpack_owned_topology(lmp, layout, rows.data());
+    if (!bad.empty())
+      error->one(FLERR,
+                 "run_style verlet/cuda: step {}: the topology after a reneighbouring "
+                 "step on the device: {}",
+                 update->ntimestep, bad);
+  }
   atom->nghost = 0;
   // what Atom does after atoms moved between ranks: the map of the owned atoms
   if (atom->map_style != Atom::MAP_NONE) {

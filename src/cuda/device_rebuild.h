@@ -6,9 +6,10 @@
    the packed records (host-staged MPI, CommBrick's partners and order) and
    keeps the swap table; the plan and send lists go to DeviceComm, whose
    forward() and reverse() then run unchanged. Orthogonal boxes, comm_style
-   brick with a single cutoff, atom_style atomic (the host arrays of the atoms
-   that moved are rebuilt from x, v, f, image, tag, type, mask at the next
-   sync); anything else keeps the host's rebuild (why_host() says why).
+   brick with a single cutoff, atom styles atomic, bond, angle, molecular and full
+   (the host arrays of the atoms that moved are rebuilt from x, v, f, image, tag,
+   type, mask and the molecular atoms' topology rows at the next sync:
+   owned_topology.h); anything else keeps the host's rebuild (why_host() says why).
 ------------------------------------------------------------------------- */
 
 #ifndef MESOGPU_DEVICE_REBUILD_H
@@ -43,9 +44,10 @@ class DeviceRebuild : protected Pointers {
   // same on every rank of a run)
   std::string why_host(const mesogpu::cuda::Engine &engine) const;
   // one reneighbouring step on the device: wrap, exchange, borders, the ghost plan to
-  // `comm`. Afterwards atom->nlocal is the rank's new count (host arrays grown to it,
-  // their contents stale until sync_host), atom->nghost 0. Then the caller builds the
-  // neighbour list. An error when atoms were lost (thermo_modify lost error).
+  // `comm`, molecular atoms' bonded and special lists made from their atom IDs (an error
+  // naming the atoms when a partner is no row). Afterwards atom->nlocal is the rank's new count
+  // (host arrays grown to it, their contents stale until sync_host), atom->nghost 0. Then the
+  // caller builds the neighbour list. An error when atoms were lost (thermo_modify lost error).
   void run(mesogpu::cuda::Engine &engine, DeviceComm &comm);
   // per-phase timing of run() (MESOGPU_RANK_TIMING; null: none)
   void set_timing(class RankTiming *t) { timing = t; }
@@ -61,7 +63,8 @@ class DeviceRebuild : protected Pointers {
     return was;
   }
   // tags, types and masks of the owned atoms into the host arrays (x, v, f, image come
-  // with the run's sync), the atom map rebuilt for them
+  // with the run's sync), molecular atoms' molecule IDs, charges, bonds, angles,
+  // dihedrals, impropers and special lists, the atom map rebuilt for them (no ghosts)
   void sync_host(mesogpu::cuda::Engine &engine);
 
  private:

@@ -28,6 +28,7 @@ class RankTiming : protected Pointers {
     REBUILD,         // a reneighbouring step (device or host): what the next three leave
     REB_EXCHANGE,    //   device path: wrap, exchange of leaving atoms, the lost-atom check
     REB_BORDERS,     //   device path: the ghosts (borders) and the new forward plan
+    REB_TOPOLOGY,    //   device path: bonded and special lists from atom IDs
     REB_LIST,        //   the neighbour list build after either path
     REB_HOST_DOWN,   //   host path: atoms down, Domain::pbc
     REB_HOST_COMM,   //   host path: Comm::exchange, Comm::borders, the host's topology lists

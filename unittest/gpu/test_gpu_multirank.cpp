@@ -14,8 +14,9 @@
    orientations forwarded to ghosts every step, torques at step 0, n and omega after the
    run) and single-site rigid bodies (SSD/E water under fix nvt/rigid/single, Gay-Berne
    ellipsoids and spheres, and charged and dipolar coul/dipole/body beads, under fix
-   nve/rigid/single: quaternions forwarded, quaternions and angmom after the run),
-   reneighbouring through the host. Also the clean refusals of
+   nve/rigid/single: quaternions forwarded, quaternions and angmom after the run), these
+   reneighbouring through the host (the melts reneighbour on the device by default:
+   rebuild device). Also the clean refusals of
    styles without a multi-rank path. Needs a
    GPU: exits 77 (ctest "skipped") otherwise. Tolerances depend on MESOGPU_PRECISION: the
    strict ones (1e-10 at step 0, 1e-8 after 200 steps) need MESOGPU_PRECISION=double. */

@@ -8,7 +8,9 @@
    make the host take the atoms between rebuilds; a second run (and one with pre no)
    starts from them. The log line at the end of a run says how many rebuilds went each
    way: the device count must be positive (no silent fallback), and a Kremer-Grest melt
-   (bonds: atom indices the device does not move) must fall back to the host, saying so.
+   with fix property/atom (per-atom arrays the device does not move) must fall back to
+   the host, saying so (molecular systems without it reneighbour on the device:
+   test_gpu_multirank_molecular.cpp).
    Run under mpirun -np 1, 2, 4 (ctest gpu:multirank_rebuild_np*). Needs a GPU: exits 77
    otherwise. Strict tolerances need MESOGPU_PRECISION=double. */
 
@@ -240,8 +242,9 @@ TEST(MultiRankRebuild, SlabBalancedBetweenRuns)
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-// bonds hold atom indices, which the device does not move: the host path, logged
-TEST(MultiRankRebuild, BondsFallBackToHost)
+// a fix with per-atom arrays on the host (fix property/atom): the device does not move
+// them, so the host path, logged (a melt without it reneighbours on the device)
+TEST(MultiRankRebuild, PerAtomFixFallsBackToHost)
 {
   if (world_size() < 2) GTEST_SKIP() << "needs several ranks";
   Lmp l(MPI_COMM_WORLD);
@@ -252,6 +255,7 @@ TEST(MultiRankRebuild, BondsFallBackToHost)
           "atom_modify map array",
           "comm_modify cutoff 3.0",
           "read_data " + write_kg(),
+          "fix tagged all property/atom i_flag",
           "velocity all create 2.0 4928459 mom yes rot no dist gaussian",
           "pair_style lj/cut/cuda 1.122462048309373",
           "pair_coeff 1 1 1.0 1.0 1.122462048309373",
@@ -271,7 +275,8 @@ TEST(MultiRankRebuild, BondsFallBackToHost)
     read_counts(r, logfile);
     EXPECT_EQ(r.rebuilds_device, 0) << r.log;
     EXPECT_GT(r.rebuilds_host, 0) << r.log;
-    EXPECT_NE(r.log.find("reneighbouring through the host (atom style bond"), std::string::npos)
+    EXPECT_NE(r.log.find("reneighbouring through the host (a fix keeps its own per-atom arrays"),
+              std::string::npos)
         << r.log;
   }
   MPI_Barrier(MPI_COMM_WORLD);
