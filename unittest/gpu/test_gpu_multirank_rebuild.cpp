@@ -160,11 +160,14 @@ TEST(MultiRankRebuild, HotLJDeviceRebuild)
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-// a liquid slab in the middle of a tall box, split along z (processors 1 1 *): on 4
-// ranks the outer two hold no atom and no ghost at the start (a rank's engine with no
-// rows launches its kernels anyway), and atoms that evaporate later arrive there. The
-// slab's ranks have few atoms with long lists, so they take several lanes per atom.
-// Device rebuilds against the one-rank CPU run.
+// a liquid slab in a tall box, split along z (processors 1 1 *): on 2 ranks one rank
+// owns every atom at the start, on 4 ranks one owns them all and two of the others hold
+// no atom and no ghost (a rank's engine with no rows launches its kernels anyway); atoms
+// that evaporate later arrive there. The slab (lattice planes 14 to 19 of 27) lies inside
+// one subdomain on 1, 2 and 4 ranks, so create_atoms numbers the atoms as on one rank (the
+// IDs of a lattice plane on a subdomain boundary follow the decomposition, and with them
+// the velocities by ID and the comparison by ID). Few atoms with long lists per rank:
+// several lanes per atom. Device rebuilds against the one-rank CPU run.
 Result run_slab(MPI_Comm comm, bool dev, bool balance = false)
 {
   Lmp l(comm);
@@ -177,7 +180,7 @@ Result run_slab(MPI_Comm comm, bool dev, bool balance = false)
           "lattice fcc 0.7",
           "region box block 0 7 0 7 0 27",
           "create_box 1 box",
-          "region slab block INF INF INF INF 11 16",
+          "region slab block INF INF INF INF 14 19",
           "create_atoms 1 region slab",
           "mass 1 1.0",
           "velocity all create 1.2 4928459 mom yes rot no dist gaussian",
