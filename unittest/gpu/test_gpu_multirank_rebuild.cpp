@@ -161,13 +161,14 @@ TEST(MultiRankRebuild, HotLJDeviceRebuild)
 }
 
 // a liquid slab in a tall box, split along z (processors 1 1 *): on 2 ranks one rank
-// owns every atom at the start, on 4 ranks one owns them all and two of the others hold
-// no atom and no ghost (a rank's engine with no rows launches its kernels anyway); atoms
-// that evaporate later arrive there. The slab (lattice planes 14 to 19 of 27) lies inside
-// one subdomain on 1, 2 and 4 ranks, so create_atoms numbers the atoms as on one rank (the
-// IDs of a lattice plane on a subdomain boundary follow the decomposition, and with them
-// the velocities by ID and the comparison by ID). Few atoms with long lists per rank:
-// several lanes per atom. Device rebuilds against the one-rank CPU run.
+// owns every atom at the start (the other only ghosts), on 4 ranks one owns them all and
+// one holds no atom and no ghost (a rank's engine with no rows launches its kernels
+// anyway); atoms that evaporate later arrive there. The slab (lattice planes 14 to 19 of
+// 27) lies inside one subdomain on 1, 2 and 4 ranks, so create_atoms numbers the atoms as
+// on one rank (the IDs of a lattice plane on a subdomain boundary follow the
+// decomposition, and with them the velocities by ID and the comparison by ID). Few atoms
+// with long lists per rank: several lanes per atom. Device rebuilds against the one-rank
+// CPU run.
 Result run_slab(MPI_Comm comm, bool dev, bool balance = false)
 {
   Lmp l(comm);
