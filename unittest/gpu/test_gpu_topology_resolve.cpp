@@ -17,6 +17,7 @@
 #include "cuda/owned_topology.h"
 #include "engine.h"
 #include "lmp_session.h"
+#include "lammps/rings_topology_test.h"
 #include "mesogpu_cuda.h"
 
 #include "gtest/gtest.h"
@@ -28,42 +29,9 @@
 
 using mesogpu::cuda::Engine;
 
+using namespace rings_test;
+
 namespace {
-
-std::string inputs()
-{
-  const char *env = getenv("MESOGPU_SOURCE_DIR");
-  return std::string(env ? env : MESOGPU_SOURCE_DIR) + "/unittest/gpu/inputs/template";
-}
-
-void rings(LmpSession &l, bool newton_bond)
-{
-  l.cmds({"units real",
-          std::string("newton on ") + (newton_bond ? "on" : "off"),
-          "boundary p p p",
-          "molecule cychex " + inputs() + "/cyclohexane.mol",
-          "atom_style full",
-          "atom_modify map array",
-          "region box block -12 12 -12 12 -12 12",
-          "create_box 2 box bond/types 1 angle/types 1 dihedral/types 1 "
-          "extra/bond/per/atom 2 extra/angle/per/atom 3 extra/dihedral/per/atom 4 "
-          "extra/special/per/atom 8",
-          "create_atoms 0 random 30 4711 NULL mol cychex 815",
-          "create_atoms 2 random 20 99 NULL",
-          "mass * 14.0",
-          "set type 1 charge -0.25",
-          "set type 2 charge 0.5",
-          "pair_style zero 5.0",
-          "pair_coeff * *",
-          "bond_style zero",
-          "bond_coeff *",
-          "angle_style zero",
-          "angle_coeff *",
-          "dihedral_style zero",
-          "dihedral_coeff *",
-          "comm_modify cutoff 6.0",
-          "run 0 post no"});
-}
 
 // an engine holding LAMMPS's owned atoms and ghosts with the owned atoms' topology rows
 void load(Engine &e, LAMMPS_NS::LAMMPS *lmp, const mesogpu::cuda::OwnedTopologyLayout &layout,
@@ -98,14 +66,7 @@ TEST(TopologyResolve, DeviceListsEqualTheHostPath)
     auto *atom = l.lmp->atom;
     const int nlocal = atom->nlocal, nall = atom->nlocal + atom->nghost;
     ASSERT_GT(atom->nghost, 0);
-    // the host path's lists (verlet_cuda.cpp upload() on several ranks)
-    mesogpu::DeviceTopology want;
-    mesogpu::build_device_topology(
-        l.lmp,
-        [&](LAMMPS_NS::tagint tag, const char *, int i) {
-          return l.lmp->domain->closest_image(i, atom->map(tag));
-        },
-        true, true, true, true, want, nall);
+    const mesogpu::DeviceTopology want = host_path(l.lmp);
     const auto layout = mesogpu::owned_topology_layout(l.lmp, true, true, true);
     std::vector<int> rows;
     mesogpu::pack_owned_topology(l.lmp, layout, rows);
