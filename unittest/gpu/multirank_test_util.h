@@ -171,6 +171,19 @@ inline std::string read_text(const std::string &path)
   return ss.str();
 }
 
+// the counts of the last "verlet/cuda rebuilds on N ranks: D on the device, H through the
+// host" line of a log (rank 0 writes it at the end of a run); false without one
+inline bool rebuild_counts(const std::string &log, long long &device, long long &host)
+{
+  const std::string key = "verlet/cuda rebuilds on ";
+  const size_t at = log.rfind(key);
+  if (at == std::string::npos) return false;
+  int nranks = 0;
+  return sscanf(log.c_str() + at + key.size(),
+                "%d ranks: %lld on the device, %lld through the host", &nranks, &device,
+                &host) == 3;
+}
+
 // a run of the hot LJ liquid: its end state, the neighbour-list builds and rank 0's log
 struct HotLjRun : RunState {
   long long builds = -1;    // neighbor->ncalls after the run

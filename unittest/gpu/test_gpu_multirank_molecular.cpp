@@ -173,16 +173,11 @@ struct Result : RunState {
   std::string log, data;                                 // rank 0: the log, write_data's file
 };
 
-// "verlet/cuda rebuilds on N ranks: D on the device, H through the host" (the last one)
+// the last run's counts from rank 0's log
 void read_counts(Result &r)
 {
-  const std::string key = "verlet/cuda rebuilds on ";
-  const size_t at = r.log.rfind(key);
-  if (at == std::string::npos) return;
-  int nranks = 0;
   long long d = -1, h = -1;
-  if (sscanf(r.log.c_str() + at + key.size(), "%d ranks: %lld on the device, %lld through the host",
-             &nranks, &d, &h) == 3) {
+  if (rebuild_counts(r.log, d, h)) {
     r.rebuilds_device = d;
     r.rebuilds_host = h;
   }
