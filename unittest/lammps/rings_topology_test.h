@@ -74,6 +74,28 @@ inline mesogpu::DeviceTopology host_path(LAMMPS_NS::LAMMPS *lmp)
   return t;
 }
 
+// two sets of per-row lists (the host path's DeviceTopology, the resolution's lists) equal
+// entry by entry and in order
+template <class Got, class Want>
+void expect_same_lists(const Got &got, const Want &want, const std::string &what)
+{
+  EXPECT_EQ(got.maxspecial, want.maxspecial) << what;
+  EXPECT_EQ(got.nspecial, want.nspecial) << what;
+  EXPECT_EQ(got.special, want.special) << what;
+  EXPECT_EQ(got.maxbond, want.maxbond) << what;
+  EXPECT_EQ(got.nbond, want.nbond) << what;
+  EXPECT_EQ(got.bond_partner, want.bond_partner) << what;
+  EXPECT_EQ(got.bond_type, want.bond_type) << what;
+  EXPECT_EQ(got.maxangle, want.maxangle) << what;
+  EXPECT_EQ(got.nangle, want.nangle) << what;
+  EXPECT_EQ(got.angle_atoms, want.angle_atoms) << what;
+  EXPECT_EQ(got.angle_type, want.angle_type) << what;
+  EXPECT_EQ(got.maxdihedral, want.maxdihedral) << what;
+  EXPECT_EQ(got.ndihedral, want.ndihedral) << what;
+  EXPECT_EQ(got.dihedral_atoms, want.dihedral_atoms) << what;
+  EXPECT_EQ(got.dihedral_type, want.dihedral_type) << what;
+}
+
 }    // namespace rings_test
 
 #endif
