@@ -505,12 +505,3 @@ TEST_F(CoulDipoleBody, SpecialBondsScaleTheWholePair)
     EXPECT_NEAR(bonded.t[k], 0.25 * free.t[k], 1e-12 * (1 + std::fabs(free.t[k])));
   }
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

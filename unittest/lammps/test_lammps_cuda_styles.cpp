@@ -234,12 +234,3 @@ TEST(CudaStyles, DeviceBondsNeedsADeviceRun)
   m = l.error_of("device_bonds break 1 2 3");
   EXPECT_NE(m.find("2 values per bond"), std::string::npos) << m;
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  const int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

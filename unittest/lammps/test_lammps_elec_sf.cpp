@@ -399,12 +399,3 @@ TEST_F(ElecSf, SsdRestartKeepsTheMode)
   cmd("pair_style ssd " + num(RC));
   EXPECT_GT(std::fabs(run0().ecoul - a.ecoul), 1.0);
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

@@ -1063,12 +1063,3 @@ TEST(EvaluatorFiniteDifferences, DihedralCharmm)
 {
   dihedral_fd(CHARMM_DIHEDRALS, 42);
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

@@ -396,12 +396,3 @@ TEST_F(GayBerneLammps, RodSphereMu1TorqueByEnergy)
   EXPECT_LT(ours, 1e-7);
   EXPECT_LT(lammps, 1e-7);
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

@@ -491,12 +491,3 @@ TEST_F(GbLammps, DataFileRoundTrip)
     cmd("clear");
   }
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

@@ -605,7 +605,7 @@ TEST(LeapfrogAniso, OneThermostatStepIsTheBerendsenFormula)
   }
   EXPECT_LT(worst, 1e-14);
   EXPECT_LT(lt, 0.995);    // T = 3 > T0: cooling
-  EXPECT_GT(lr, 1.01);    // T_rot < T0: heating
+  EXPECT_GT(lr, 1.01);     // T_rot < T0: heating
   const double expect = 0.5 * dof * t * (1 - lt * lt) + n_rot * t_rot * (1 - lr * lr);
   EXPECT_NEAR(s.variable("ec"), expect, 1e-12 * std::fabs(expect));
 }
@@ -735,13 +735,4 @@ TEST(LeapfrogAniso, ColdRotationWarns)
                             "velocities cannot raise it to T0 = 1"),
             std::string::npos)
       << text.str();
-}
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
 }

@@ -1151,12 +1151,3 @@ TEST(Mdscf, AtomOutsideTheGridStopsTheRun)
       EXPECT_NE(msg.find("is outside this rank's part of the grid"), std::string::npos) << msg;
   }
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

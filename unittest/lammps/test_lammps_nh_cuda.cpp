@@ -139,12 +139,3 @@ TEST(NhCuda, ResidentRunRefuses)
     EXPECT_NE(m.find("no CUDA device is visible"), std::string::npos) << m;
   }
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  const int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

@@ -364,12 +364,3 @@ TEST(LammpsNptRigidSingle, PressureIsTranslational)
           "run 0"});
   EXPECT_NEAR(s.variable("p"), s.variable("q"), 1e-12 * std::fabs(s.variable("p")));
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

@@ -398,12 +398,3 @@ TEST(LammpsNvtRigidSingle, BadInput)
                     "thermo_style custom step c_t"),
                "run 0", "Compute temp/rigid/single: atoms of type 1 have an orientation");
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

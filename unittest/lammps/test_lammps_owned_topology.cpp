@@ -154,12 +154,3 @@ TEST(OwnedTopology, MissingBondPartnerNamesTheAtoms)
             std::string::npos)
       << err;
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  const int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

@@ -140,12 +140,3 @@ TEST_F(PluginInfo, StylesSurviveClearAndSecondLoad)
   EXPECT_EQ(info_styles(out, announced), plugin_list_styles(out)) << out;
   EXPECT_EQ(out.find("Ignoring load"), std::string::npos) << out;
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

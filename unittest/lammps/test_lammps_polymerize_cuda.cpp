@@ -200,12 +200,3 @@ TEST(PolymerizeCuda, CandidateKeyOrdersAsBetterCandidate)
   EXPECT_EQ(phys::uniform01((uint32_t) (phys::candidate_key(u, 5) >> 32)), u);
   EXPECT_EQ(checked, 200000);
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  const int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

@@ -360,12 +360,3 @@ TEST(PTMC, GpuKeywordRefusedWithoutDevice)
   EXPECT_EQ(s.error_of("ptmc 10 temp list 1 2 seed 3 gpu no"), "");
   EXPECT_EQ(s.variable("ptmc_sweep"), 10.0);
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

@@ -432,12 +432,3 @@ TEST(LammpsRigidSingle, BadInput)
   expect_error(with(ell, "fix 1 all nve/rigid/single inertia * 1 1 1 dipole yes"), "run 0",
                "requires atom attribute mu");
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

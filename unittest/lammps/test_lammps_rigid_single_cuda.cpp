@@ -263,12 +263,3 @@ TEST(RigidSingleCuda, ResidentRunRefuses)
     }
   }
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  const int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

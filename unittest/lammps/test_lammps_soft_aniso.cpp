@@ -675,12 +675,3 @@ TEST_F(SoftAnisoLammps, NeedsDipoleAndSphere)
   const std::string msg = s->error_of("run 0");
   EXPECT_NE(msg.find("use 'atom_style hybrid sphere dipole'"), std::string::npos) << msg;
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

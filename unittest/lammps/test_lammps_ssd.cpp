@@ -696,12 +696,3 @@ TEST_F(SsdLammps, DataFileRoundTrip)
     cmd("clear");
   }
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

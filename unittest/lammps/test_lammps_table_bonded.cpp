@@ -302,12 +302,3 @@ TEST(TableBondedRegistration, SuffixPicksCudaStyles)
   EXPECT_STREQ(s.lmp->force->angle_style, "table/cuda");
   EXPECT_STREQ(s.lmp->force->dihedral_style, "table/cuda");
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

@@ -509,12 +509,3 @@ TEST(TableR2Cite, CitesGalamost)
   EXPECT_NE(text.find("pair table/r2 command: doi:10.1002/jcc.23365"), std::string::npos) << text;
   EXPECT_NE(text.find("J.~Comput.\\ Chem."), std::string::npos) << text;
 }
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}

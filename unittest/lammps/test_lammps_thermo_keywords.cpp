@@ -64,12 +64,3 @@ TEST_F(ThermoKeywords, TheSpareSlotIsEmpty)
 }
 
 }    // namespace
-
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  const int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
-}
