@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace mesogpu {
@@ -225,6 +226,28 @@ namespace cuda {
     inline unsigned blocks64(long long n)
     {
       return n > 0 ? static_cast<unsigned>((n + BLOCK - 1) / BLOCK) : 1;
+    }
+
+    // a kernel's lanes per atom (1, 4, 8, 16 or 32; anything else as 1) as a template
+    // argument: f(std::integral_constant<int, lanes>{})
+    template <class F> void with_lanes(int lanes, F &&f)
+    {
+      switch (lanes) {
+        case 4:
+          f(std::integral_constant<int, 4>{});
+          return;
+        case 8:
+          f(std::integral_constant<int, 8>{});
+          return;
+        case 16:
+          f(std::integral_constant<int, 16>{});
+          return;
+        case 32:
+          f(std::integral_constant<int, 32>{});
+          return;
+        default:
+          f(std::integral_constant<int, 1>{});
+      }
     }
 
   }    // namespace detail

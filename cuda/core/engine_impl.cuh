@@ -130,7 +130,8 @@ namespace cuda {
     int cell_cap = 0, nbr_cap = 0;
     // lanes per atom of the list build and of the isotropic pair kernels (1, 4, 8, 16, 32):
     // chosen at each build from the atoms per device and the work per atom
-    // (choose_lane_groups), or fixed by MESOGPU_BUILD_LANES / MESOGPU_PAIR_LANES
+    // (choose_lanes, neighbor/neighbor_list.cu), or fixed by MESOGPU_BUILD_LANES /
+    // MESOGPU_PAIR_LANES
     int build_group = 1, pair_group = 1;
     int fixed_build_group = 0, fixed_pair_group = 0;    // 0: chosen
     int device_threads = 0;    // resident threads the device holds (SMs x threads per SM)
@@ -311,6 +312,9 @@ namespace cuda {
   std::string topology_error_text(const Engine::Impl &s, const ErrorRecord &e);
   // the rows of the memory report the member arrays are charged to (core/memory_names.cu)
   void name_device_arrays(Engine::Impl &s);
+  // exclusive scan (CUB, deterministic) of n counts into out, scratch grown as CUB asks;
+  // returns their total (core/migrate.cu)
+  int exclusive_scan_total(DeviceArray<char> &scratch, const int *in, int *out, int n);
 
 }    // namespace cuda
 }    // namespace mesogpu

@@ -167,10 +167,6 @@ namespace cuda {
         out[e] = s >= 0 ? old[(size_t) s * width + c]
                         : static_cast<T>(p.rec[(size_t) (-1 - s) * p.stride + p.offset + c]);
       }
-      inline int blocks_of(long long count)
-      {
-        return (int) ((count + BLOCK - 1) / BLOCK);
-      }
     }    // namespace
 
     template <typename T> Migrate rowmajor_migration(DeviceArray<T> *a, int width)
@@ -179,7 +175,7 @@ namespace cuda {
       m.width = width;
       m.pack = [a, width](const int *rows, int count, double *rec, int stride, int offset) {
         if (count == 0 || width == 0) return;
-        pack_rowmajor_kernel<T><<<blocks_of((long long) count * width), BLOCK>>>(
+        pack_rowmajor_kernel<T><<<blocks64((long long) count * width), BLOCK>>>(
             count, width, rows, a->get(), rec, stride, offset);
         MESOGPU_CUDA_LAUNCH_CHECK();
       };
@@ -190,7 +186,7 @@ namespace cuda {
         out.resize((size_t) p.n * width);
         if (p.n > 0) {
           gather_rowmajor_kernel<T>
-              <<<blocks_of((long long) p.n * width), BLOCK>>>(p, width, a->get(), out.get());
+              <<<blocks64((long long) p.n * width), BLOCK>>>(p, width, a->get(), out.get());
           MESOGPU_CUDA_LAUNCH_CHECK();
         }
         a->swap(out);
@@ -198,13 +194,13 @@ namespace cuda {
       m.edit = [a, width](const RowEdit &e) {
         if (width == 0) return;
         if (e.nmove > 0) {    // before a growth: the sources lie past nkeep
-          move_rowmajor_kernel<T><<<blocks_of((long long) e.nmove * width), BLOCK>>>(
+          move_rowmajor_kernel<T><<<blocks64((long long) e.nmove * width), BLOCK>>>(
               e.nmove, width, e.dst, e.src, a->get());
           MESOGPU_CUDA_LAUNCH_CHECK();
         }
         grow_rows(*a, (size_t) e.n * width, (size_t) e.nkeep * width);
         if (e.narrive > 0) {
-          arrive_rowmajor_kernel<T><<<blocks_of((long long) e.narrive * width), BLOCK>>>(
+          arrive_rowmajor_kernel<T><<<blocks64((long long) e.narrive * width), BLOCK>>>(
               e.narrive, width, e.nkeep, e.rec, e.stride, e.offset, a->get());
           MESOGPU_CUDA_LAUNCH_CHECK();
         }
@@ -366,20 +362,6 @@ namespace cuda {
       pos[i].type = type[i];
     }
 
-    // exclusive scan of n 0/1 flags into pos; returns the number of ones
-    int scan_flags(Engine::Impl &s, const int *flag, int *pos, int n)
-    {
-      if (n <= 0) return 0;
-      size_t bytes = 0;
-      MESOGPU_CUDA_CALL(cub::DeviceScan::ExclusiveSum(nullptr, bytes, flag, pos, n));
-      if (s.mig_scratch.size() < bytes) s.mig_scratch.resize(bytes);
-      MESOGPU_CUDA_CALL(cub::DeviceScan::ExclusiveSum(s.mig_scratch.get(), bytes, flag, pos, n));
-      int last[2] = {0, 0};
-      MESOGPU_CUDA_CALL(cudaMemcpy(&last[0], pos + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
-      MESOGPU_CUDA_CALL(cudaMemcpy(&last[1], flag + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
-      return last[0] + last[1];
-    }
-
     // a device array grown to at least n elements, its first `keep` kept
     void grow_keep(DeviceArray<double> &a, size_t n, size_t keep)
     {
@@ -393,6 +375,19 @@ namespace cuda {
     }
 
   }    // namespace
+
+  int exclusive_scan_total(DeviceArray<char> &scratch, const int *in, int *out, int n)
+  {
+    if (n <= 0) return 0;
+    size_t bytes = 0;
+    MESOGPU_CUDA_CALL(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n));
+    if (scratch.size() < bytes) scratch.resize(bytes);
+    MESOGPU_CUDA_CALL(cub::DeviceScan::ExclusiveSum(scratch.get(), bytes, in, out, n));
+    int last[2] = {0, 0};
+    MESOGPU_CUDA_CALL(cudaMemcpy(&last[0], out + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
+    MESOGPU_CUDA_CALL(cudaMemcpy(&last[1], in + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
+    return last[0] + last[1];
+  }
 
   std::string Engine::migration_missing() const
   {
@@ -487,7 +482,7 @@ namespace cuda {
       s.mig_src.resize(n);      // their scan
       leave_flag_kernel<<<blocks(n), BLOCK>>>(n, s.x[dim].get(), lo, hi, s.mig_count.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
-      nleave = scan_flags(s, s.mig_count.get(), s.mig_src.get(), n);
+      nleave = exclusive_scan_total(s.mig_scratch, s.mig_count.get(), s.mig_src.get(), n);
     }
     s.mig_nkeep = n - nleave;
     s.mig_nmove = 0;
@@ -557,7 +552,7 @@ namespace cuda {
                                                s.x[1].get(), s.x[2].get(), s.ghost_rec.get(),
                                                border_width(), s.mig_count.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
-    const int nsel = scan_flags(s, s.mig_count.get(), s.mig_src.get(), count);
+    const int nsel = exclusive_scan_total(s.mig_scratch, s.mig_count.get(), s.mig_src.get(), count);
     select_kernel<<<blocks(count), BLOCK>>>(count, nfirst, s.mig_count.get(), s.mig_src.get(),
                                             s.mig_sel.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
@@ -569,17 +564,27 @@ namespace cuda {
   }
 
   namespace {
-    // the selected rows' border records (w doubles each) into mig_rec on the device
-    void pack_border_records(Engine::Impl &s, int w, const double shift[3], bool shifted)
+    // the molecule IDs the border records carry (molecule exclusions read the ghosts'),
+    // else none (border_width() is 6)
+    int *border_molecule(Engine::Impl &s)
+    {
+      return s.exclusion.nmol > 0 && s.molecule.size() ? s.molecule.get() : nullptr;
+    }
+
+    // the selected rows' border records (w doubles each) into out (mig_rec by default)
+    void pack_border_records(Engine::Impl &s, int w, const double shift[3], bool shifted,
+                             double *out = nullptr)
     {
       const int count = s.mig_nsel;
-      AllocLabel label("the ghost records of a rebuild");
-      s.mig_rec.resize((size_t) count * w);
+      if (!out) {
+        AllocLabel label("the ghost records of a rebuild");
+        s.mig_rec.resize((size_t) count * w);
+        out = s.mig_rec.get();
+      }
       border_pack_kernel<<<blocks(count), BLOCK>>>(
           count, s.mig_sel.get(), s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.tag.get(),
-          s.type.get(), s.mask.get(),
-          s.exclusion.nmol > 0 && s.molecule.size() ? s.molecule.get() : nullptr, s.ghost_rec.get(),
-          w, make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.mig_rec.get());
+          s.type.get(), s.mask.get(), border_molecule(s), s.ghost_rec.get(), w,
+          make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, out);
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
   }    // namespace
@@ -660,12 +665,7 @@ namespace cuda {
     const size_t at = (size_t) s.mig_nghost * w, add = (size_t) count * w;
     grow_keep(s.ghost_rec, at + add, at);    // before the pointers below: it may move
     // the sources (owned rows, earlier ghosts' records) lie before the new records
-    border_pack_kernel<<<blocks(count), BLOCK>>>(
-        count, s.mig_sel.get(), s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.tag.get(),
-        s.type.get(), s.mask.get(),
-        s.exclusion.nmol > 0 && s.molecule.size() ? s.molecule.get() : nullptr, s.ghost_rec.get(),
-        w, make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.ghost_rec.get() + at);
-    MESOGPU_CUDA_LAUNCH_CHECK();
+    pack_border_records(s, w, shift, shifted, s.ghost_rec.get() + at);
     s.mig_nghost += count;
   }
 
@@ -684,8 +684,7 @@ namespace cuda {
     if (nghost > 0) {
       ghost_unpack_kernel<<<blocks(nghost), BLOCK>>>(
           nghost, nlocal, s.ghost_rec.get(), border_width(), s.x[0].get(), s.x[1].get(),
-          s.x[2].get(), s.tag.get(), s.type.get(), s.mask.get(),
-          s.exclusion.nmol > 0 && s.molecule.size() ? s.molecule.get() : nullptr);
+          s.x[2].get(), s.tag.get(), s.type.get(), s.mask.get(), border_molecule(s));
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
     s.n = (int) n;

@@ -138,18 +138,9 @@ namespace cuda {
         MESOGPU_CUDA_LAUNCH_CHECK();
         return;
       }
-      switch (s.pair_group) {
-        case 4:
-          return launch_pair_kernel_group<Pair, 4>(s, c, pair);
-        case 8:
-          return launch_pair_kernel_group<Pair, 8>(s, c, pair);
-        case 16:
-          return launch_pair_kernel_group<Pair, 16>(s, c, pair);
-        case 32:
-          return launch_pair_kernel_group<Pair, 32>(s, c, pair);
-        default:
-          return launch_pair_kernel_group<Pair, 1>(s, c, pair);
-      }
+      with_lanes(s.pair_group, [&](auto lanes) {
+        launch_pair_kernel_group<Pair, decltype(lanes)::value>(s, c, pair);
+      });
     }
 
     // the common isotropic term: parameters P per type pair and the cutoffs, evaluator

@@ -297,22 +297,6 @@ namespace cuda {
           s.status.get());
     }
 
-    void launch_build_neighbors(Engine::Impl &s, const BoxD &box, int3 nc, int4 sflag)
-    {
-      switch (s.build_group) {
-        case 4:
-          return launch_build_neighbors_group<4>(s, box, nc, sflag);
-        case 8:
-          return launch_build_neighbors_group<8>(s, box, nc, sflag);
-        case 16:
-          return launch_build_neighbors_group<16>(s, box, nc, sflag);
-        case 32:
-          return launch_build_neighbors_group<32>(s, box, nc, sflag);
-        default:
-          return launch_build_neighbors_group<1>(s, box, nc, sflag);
-      }
-    }
-
     // lanes per atom (1, 4, 8, 16, 32) for `n` atoms with `work` items each (list
     // capacity, candidate slots): wider while the threads stay within twice what the
     // device holds resident and each lane still gets `per_lane` items or more. Measured
@@ -549,7 +533,9 @@ namespace cuda {
             s.maxspecial ? s.special.get() : nullptr, s.maxspecial, sflag, s.exclusion_view(),
             s.nnbr.get(), s.nbr.get(), s.nbr_cap, s.status.get());
       else
-        launch_build_neighbors(s, box, nc, sflag);
+        with_lanes(s.build_group, [&](auto lanes) {
+          launch_build_neighbors_group<decltype(lanes)::value>(s, box, nc, sflag);
+        });
       MESOGPU_CUDA_LAUNCH_CHECK();
       MESOGPU_CUDA_CALL(
           cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int), cudaMemcpyDeviceToHost));

@@ -21,7 +21,6 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include <stdexcept>
 #include <string>
@@ -181,11 +180,6 @@ namespace cuda {
       if (i < n) out[i] = in[src[i]];
     }
 
-    inline int blocks_of(long long count)
-    {
-      return (int) ((count + BLOCK - 1) / BLOCK);
-    }
-
     // bits of the sort keys 0 .. n (n: no entry)
     inline int key_bits(int n)
     {
@@ -237,7 +231,7 @@ namespace cuda {
         sized(s.res_slot, nslot);
         sized(s.res_key_sorted, nslot);
         sized(s.res_slot_sorted, nslot);
-        terms_kernel<<<blocks_of(nterm), BLOCK>>>(
+        terms_kernel<<<blocks64(nterm), BLOCK>>>(
             nlocal, width, s.owned_rows.get(), s.tag.get(), rows, t, s.owned_layout.newton_bond, n,
             s.res_term_rows.get(), s.res_key.get(), s.res_slot.get(), counts.get(),
             s.res_status.get());
@@ -271,18 +265,7 @@ namespace cuda {
       if (maxn == 0) return 0;
       // where each row's entries start among the sorted ones
       sized(s.res_start, n);
-      size_t bytes = 0;
-      MESOGPU_CUDA_CALL(
-          cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts.get(), s.res_start.get(), n));
-      if (s.res_scratch.size() < bytes) s.res_scratch.resize(bytes);
-      MESOGPU_CUDA_CALL(cub::DeviceScan::ExclusiveSum(s.res_scratch.get(), bytes, counts.get(),
-                                                      s.res_start.get(), n));
-      int last[2] = {0, 0};
-      MESOGPU_CUDA_CALL(
-          cudaMemcpy(&last[0], s.res_start.get() + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
-      MESOGPU_CUDA_CALL(
-          cudaMemcpy(&last[1], counts.get() + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
-      const int nentries = last[0] + last[1];
+      const int nentries = exclusive_scan_total(s.res_scratch, counts.get(), s.res_start.get(), n);
       if (nentries > 0) {
         scatter_kernel<<<blocks(nentries), BLOCK>>>(
             nentries, n, width, s.owned_rows.get(), t, s.res_key_sorted.get(),
@@ -473,9 +456,9 @@ namespace cuda {
       s.maxspecial = ms;
       if (ms > 0) {
         sized(s.special, (size_t) n * ms);
-        special_kernel<<<blocks_of((long long) n * ms), BLOCK>>>(n, s.nlocal, l.width, l.NSPECIAL,
-                                                                 l.special, s.owned_rows.get(),
-                                                                 rows, ms, s.special.get());
+        special_kernel<<<blocks64((long long) n * ms), BLOCK>>>(n, s.nlocal, l.width, l.NSPECIAL,
+                                                                l.special, s.owned_rows.get(), rows,
+                                                                ms, s.special.get());
         MESOGPU_CUDA_LAUNCH_CHECK();
       } else {
         s.nspecial.resize(0);
