@@ -212,6 +212,13 @@ namespace cuda {
     void set_sort(int every);
     // sorts along the space-filling curve since this engine was made
     long long sorts_done() const;
+    // several ranks, a reneighbouring step on the device: after the exchange
+    // (exchange_arrivals; the rows are the owned atoms, no ghosts) and before the borders,
+    // the owned rows along the space-filling curve of the rank's cells, every per-atom array
+    // following (the bonded lists are made again after the borders). The host takes the
+    // new order at its next sync (download_ids); the caller decides when (atom_modify sort)
+    void sort_owned();
+    long long owned_sorts_done() const;
     // lanes per atom of the last list build and of the isotropic pair kernels until the
     // next (1, 4, 8, 16 or 32): more than one where the atoms are too few to fill the
     // device and each has long lists; MESOGPU_BUILD_LANES / MESOGPU_PAIR_LANES fix them

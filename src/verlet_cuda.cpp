@@ -366,7 +366,8 @@ void VerletCuda::upload()
         cutneighsq[i * (ntypes + 1) + j] = neighbor->cutneighsq[i][j];
     // the device sorts along a space-filling curve as often as LAMMPS would sort atoms
     // (atom_modify sort N; 0 turns it off)
-    // (several ranks: no sort, the rows stay in LAMMPS's order of owned atoms and ghosts)
+    // (several ranks: not here, the rows stay in LAMMPS's order of owned atoms and ghosts;
+    // a device rebuild sorts the owned rows between the exchange and the borders)
     engine->set_sort(multi_rank ? 0 : atom->sortfreq);
     engine->set_neighbor(neighbor->cutneighmax, neighbor->skin, cutneighsq, neighbor->every,
                          neighbor->delay, neighbor->dist_check != 0);
@@ -431,7 +432,10 @@ void VerletCuda::resident_setup(int flag, bool full)
   check_styles();
   update->setupflag = 1;
   const double t0 = platform::walltime();
-  if (full) rebuilds_device = rebuilds_host = 0;
+  if (full) {
+    rebuilds_device = rebuilds_host = 0;
+    if (device_rebuild) device_rebuild->new_run();
+  }
   if (full && memory_report) mesogpu::memtable::reset_peaks();    // peaks of this run
 
   // host lists of computes/fixes (rdf, ...) are built, and refreshed at sync steps
@@ -718,11 +722,13 @@ void VerletCuda::run(int n)
       for (auto *f : fix_initial) f->device_initial_integrate(*engine);
       lap(RankTiming::FIXES);
 
-      bool rebuild = decide_rebuild_all_ranks();
+      // fix balance forces its steps as Neighbor::decide() does (the same on every rank)
+      const bool balance = balance_due(ntimestep);
+      const bool rebuild = decide_rebuild_all_ranks() || balance;
       lap(RankTiming::DECIDE);
       if (rebuild) {
         if (multi_rank) {
-          rank_rebuild();    // through the host: exchange, borders, upload
+          rank_rebuild(balance);    // on the device, or through the host (balance steps)
         } else {
           engine->build_neighbor_list();
           if (domain->nonperiodic == 2) device_box_to_host();    // shrink-wrapped

@@ -56,6 +56,10 @@ class VerletCuda : public Verlet, public DeviceContext {
     DeviceFix *device;    // null: a host observer
   };
   std::vector<EndOfStep> fix_end_of_step;
+  // fix balance (several ranks): its steps reneighbour through the host, where it moves
+  // the subdomain cuts before the exchange (one rank: nothing to balance, never called)
+  std::vector<Fix *> fix_balance;
+  bool balance_logged = false;
   std::vector<int> tag_to_index;
   bool synced;                // host arrays hold the current device state
   bool thermo_device_only;    // thermo output needs only device reductions, no download
@@ -88,7 +92,8 @@ class VerletCuda : public Verlet, public DeviceContext {
   bool host_ghosts_stale();    // the last run reneighboured on the device (clears it)
   // verlet_cuda_ranks.cpp: the parts of several ranks
   void select_device();
-  void rank_rebuild();
+  void rank_rebuild(bool balance);
+  bool balance_due(bigint step) const;
   void device_forces(bool energy_virial);
   void images_to_host(const std::vector<int> &image);    // owned atoms' image flags
 

@@ -55,7 +55,9 @@ void VerletCuda::check_styles()
   // (domain->box_change is set by Domain::init(), after this check at init)
   for (auto &ifix : modify->get_fix_list()) {
     auto *dfix = dynamic_cast<DeviceFix *>(ifix);
-    if (ifix->box_change && !(dfix && dfix->device_changes_box()))
+    // fix balance moves the subdomain cuts, not the box (its steps go through the host)
+    const bool balance = strcmp(ifix->style, "balance") == 0;
+    if (ifix->box_change && !(dfix && dfix->device_changes_box()) && !balance)
       error->all(FLERR,
                  "run_style verlet/cuda: fix {} (style {}) changes the box, which a resident "
                  "run supports only for fix npt/cuda, nph/cuda, npt/rigid/single/cuda and "
@@ -97,6 +99,8 @@ void VerletCuda::check_styles()
   fix_final.clear();
   fix_end_of_step.clear();
   fix_device.clear();
+  fix_balance.clear();
+  balance_logged = false;
   // host fixes that only read the system at the end of a step (and write files or
   // their own averages): they run on synced host arrays at their steps
   static const char *const observers[] = {
@@ -105,6 +109,12 @@ void VerletCuda::check_styles()
   for (auto &ifix : modify->get_fix_list()) {
     auto *dfix = dynamic_cast<DeviceFix *>(ifix);
     if (!dfix) {
+      // fix balance: on several ranks its steps reneighbour through the host
+      // (rank_rebuild), where it acts as in Verlet; on one rank there is nothing to move
+      if (strcmp(ifix->style, "balance") == 0) {
+        if (multi_rank) fix_balance.push_back(ifix);
+        continue;
+      }
       bool observer = false;
       for (const char *name : observers) observer |= strcmp(ifix->style, name) == 0;
       if (observer && (ifix->setmask() & per_step) == END_OF_STEP) {

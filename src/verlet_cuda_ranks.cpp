@@ -18,6 +18,7 @@
 #include "domain.h"
 #include "engine.h"
 #include "error.h"
+#include "fix.h"
 #include "mesogpu_cuda.h"
 #include "neighbor.h"
 #include "update.h"
@@ -104,10 +105,21 @@ bool VerletCuda::decide_rebuild_all_ranks()
    (mu, omega) and the rigid bodies' quaternions and angmom, which come down here too.
 ------------------------------------------------------------------------- */
 
-void VerletCuda::rank_rebuild()
+bool VerletCuda::balance_due(bigint step) const
 {
-  // on the device unless asked otherwise or something needs the host (said once a run)
-  if (rebuild_on_device) {
+  for (auto *f : fix_balance)
+    if (f->force_reneighbor && f->next_reneighbor == step) return true;
+  return false;
+}
+
+void VerletCuda::rank_rebuild(bool balance)
+{
+  // on the device unless asked otherwise or something needs the host (said once a run);
+  // a fix balance step through the host: the fix moves the cuts on the host atoms
+  if (balance && !balance_logged && comm->me == 0)
+    utils::logmesg(lmp, "  verlet/cuda: fix balance steps reneighbour through the host\n");
+  balance_logged |= balance;
+  if (rebuild_on_device && !balance) {
     if (!device_rebuild) device_rebuild = std::make_unique<DeviceRebuild>(lmp);
     device_rebuild->set_timing(rank_timing.get());
     std::string why = device_rebuild->why_host(*engine);
@@ -137,6 +149,10 @@ void VerletCuda::rank_rebuild()
   mesogpu::download_bodies(lmp, *engine, true);    // quaternions into the bonus, angmom
   engine->check_errors();
   images_to_host(image);
+  // Verlet's order: pre_exchange (fix balance: new cuts, subdomains, comm layout; atoms
+  // far from their new subdomain move through Irregular), then pbc, exchange, borders
+  if (balance)
+    for (auto *f : fix_balance) f->pre_exchange();
   domain->pbc();
   if (rank_timing) rank_timing->mark(RankTiming::REB_HOST_DOWN);
   if (domain->box_change) {
@@ -146,6 +162,8 @@ void VerletCuda::rank_rebuild()
   }
   comm->exchange();
   comm->borders();
+  if (balance)
+    for (auto *f : fix_balance) f->pre_neighbor();    // its imbalance after the move
   // an atom that left through a non-periodic side is gone (thermo_modify lost error)
   bigint mine = atom->nlocal, total = 0;
   MPI_Allreduce(&mine, &total, 1, MPI_LMP_BIGINT, MPI_SUM, world);
@@ -191,6 +209,8 @@ void VerletCuda::log_rebuilds()
 {
   if (comm->me == 0)
     utils::logmesg(lmp,
-                   "  verlet/cuda rebuilds on {} ranks: {} on the device, {} through the host\n",
-                   comm->nprocs, rebuilds_device, rebuilds_host);
+                   "  verlet/cuda rebuilds on {} ranks: {} on the device, {} through the host; "
+                   "{} sorts of the owned rows\n",
+                   comm->nprocs, rebuilds_device, rebuilds_host,
+                   device_rebuild ? device_rebuild->sorts() : 0LL);
 }

@@ -241,6 +241,7 @@ namespace cuda {
     int sort_every = 0;
     long long steps_since_sort = 0;
     long long sorts_done = 0;
+    long long owned_sorts_done = 0;    // sort_owned (several ranks)
     bool sort_due = false;
 
     // boundaries (Domain::boundary: 0 p, 1 f, 2 s, 3 m per side), shrink-wrap margins,

@@ -34,6 +34,24 @@ namespace cuda {
       key[i] = spread_bits10(cx) | (spread_bits10(cy) << 1) | (spread_bits10(cz) << 2);
       value[i] = i;
     }
+    // several ranks, owned rows only (no cell list for the rows that just arrived): each
+    // atom's cell from its position in the rank's box, as the list build bins it
+    __global__ void morton_keys_from_x_kernel(int n, const acc *x0, const acc *x1, const acc *x2,
+                                              BoxD box, int3 ncell, int shift, unsigned *key,
+                                              int *value)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const acc xs[3] = {x0[i], x1[i], x2[i]};
+      const int nc[3] = {ncell.x, ncell.y, ncell.z};
+      unsigned c[3];
+      for (int d = 0; d < 3; ++d) {
+        const int ci = static_cast<int>((xs[d] - box.lo[d]) / box.prd[d] * nc[d]);
+        c[d] = static_cast<unsigned>(min(max(ci, 0), nc[d] - 1)) >> shift;
+      }
+      key[i] = spread_bits10(c[0]) | (spread_bits10(c[1]) << 1) | (spread_bits10(c[2]) << 2);
+      value[i] = i;
+    }
     __global__ void inverse_kernel(int n, const int *src, int *inv)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -54,49 +72,105 @@ namespace cuda {
     impl->steps_since_sort = every;
   }
 
+  namespace {
+    // 10 bits per dimension: beyond 1024 cells, neighbouring cells share codes
+    int morton_shift(const int3 &nc)
+    {
+      int shift = 0;
+      while (((std::max({nc.x, nc.y, nc.z}) - 1) >> shift) >= 1024) ++shift;
+      return shift;
+    }
+
+    // the rows in the order of the keys in sort_key (values: row indices in sort_tmp_int),
+    // every per-atom array following; the scratch (about 28 bytes per atom) is not held
+    // between sorts: the memory goes to the neighbour list in between
+    void sort_rows_by_key(Engine::Impl &s, int n)
+    {
+      // stable radix sort of (key, old index): atoms of one cell keep their relative order;
+      // keys use 30 bits: three radix passes fewer than a full 32-bit sort would make
+      size_t scratch = 0;
+      MESOGPU_CUDA_CALL(cub::DeviceRadixSort::SortPairs(nullptr, scratch, s.sort_key.get(),
+                                                        s.sort_key_out.get(), s.sort_tmp_int.get(),
+                                                        s.sort_src.get(), n, 0, 30));
+      s.sort_scratch.resize(scratch);
+      MESOGPU_CUDA_CALL(cub::DeviceRadixSort::SortPairs(
+          s.sort_scratch.get(), scratch, s.sort_key.get(), s.sort_key_out.get(),
+          s.sort_tmp_int.get(), s.sort_src.get(), n, 0, 30));
+      const int *src = s.sort_src.get();
+      inverse_kernel<<<blocks(n), BLOCK>>>(n, src, s.sort_inv.get());
+      // every per-atom array follows, as its owner registered it (core/per_atom.cuh)
+      s.per_atom.permute_all(Permutation{n, src, s.sort_inv.get()});
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
+
+    void size_sort_scratch(Engine::Impl &s, int n)
+    {
+      s.sort_key.resize(n);
+      s.sort_key_out.resize(n);
+      s.sort_tmp_int.resize(n);
+      s.sort_src.resize(n);
+      s.sort_inv.resize(n);
+    }
+
+    void release_sort_scratch(Engine::Impl &s)
+    {
+      s.sort_key.release();
+      s.sort_key_out.release();
+      s.sort_tmp_int.release();
+      s.sort_src.release();
+      s.sort_inv.release();
+      s.sort_scratch.release();
+    }
+  }    // namespace
+
   void Engine::sort_atoms()
   {
     Impl &s = *impl;
     const int n = s.n;
-    const int nb = blocks(n);
     const int3 nc = make_int3(s.ncell[0], s.ncell[1], s.ncell[2]);
     AllocLabel label("sort scratch (keys, permutation)");
-    int shift = 0;    // 10 bits per dimension: beyond 1024 cells, neighbouring cells share codes
-    while (((std::max({nc.x, nc.y, nc.z}) - 1) >> shift) >= 1024) ++shift;
-    s.sort_key.resize(n);
-    s.sort_key_out.resize(n);
-    s.sort_tmp_int.resize(n);
-    s.sort_src.resize(n);
-    s.sort_inv.resize(n);
-    morton_keys_kernel<<<nb, BLOCK>>>(n, s.cell_of.get(), nc, shift, s.sort_key.get(),
-                                      s.sort_tmp_int.get());
+    size_sort_scratch(s, n);
+    morton_keys_kernel<<<blocks(n), BLOCK>>>(n, s.cell_of.get(), nc, morton_shift(nc),
+                                             s.sort_key.get(), s.sort_tmp_int.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
-    // stable radix sort of (key, old index): atoms of one cell keep their relative order
-    size_t scratch = 0;
-    // keys use 30 bits: three radix passes fewer than a full 32-bit sort would make
-    MESOGPU_CUDA_CALL(cub::DeviceRadixSort::SortPairs(nullptr, scratch, s.sort_key.get(),
-                                                      s.sort_key_out.get(), s.sort_tmp_int.get(),
-                                                      s.sort_src.get(), n, 0, 30));
-    s.sort_scratch.resize(scratch);
-    MESOGPU_CUDA_CALL(cub::DeviceRadixSort::SortPairs(
-        s.sort_scratch.get(), scratch, s.sort_key.get(), s.sort_key_out.get(), s.sort_tmp_int.get(),
-        s.sort_src.get(), n, 0, 30));
-    const int *src = s.sort_src.get();
-    inverse_kernel<<<nb, BLOCK>>>(n, src, s.sort_inv.get());
-    const int *inv = s.sort_inv.get();
-
-    // every per-atom array follows, as its owner registered it (core/per_atom.cuh)
-    s.per_atom.permute_all(Permutation{n, src, inv});
-    MESOGPU_CUDA_LAUNCH_CHECK();
+    sort_rows_by_key(s, n);
     s.order.download(s.order_host.data(), n);
-    // the sort's scratch (about 28 bytes per atom) is not held between sorts: the memory
-    // goes to the neighbour list in between
-    s.sort_key.release();
-    s.sort_key_out.release();
-    s.sort_tmp_int.release();
-    s.sort_src.release();
-    s.sort_inv.release();
-    s.sort_scratch.release();
+    release_sort_scratch(s);
+  }
+
+  void Engine::sort_owned()
+  {
+    Impl &s = *impl;
+    if (s.nlocal != s.n)
+      throw std::logic_error("mesogpu: sort_owned: " + std::to_string(s.n - s.nlocal) +
+                             " ghost rows (sort between the exchange and the borders)");
+    const int n = s.n;
+    if (n == 0) return;
+    const int3 nc = make_int3(s.ncell[0], s.ncell[1], s.ncell[2]);
+    AllocLabel label("sort scratch (keys, permutation)");
+    // the bonded and special lists name device rows of before the exchange and are made
+    // again after the borders (resolve_topology): not reordered, emptied (their blocks kept)
+    if (s.owned_topology) {
+      s.nbond.resize(0);
+      s.nangle.resize(0);
+      s.ndihedral.resize(0);
+      s.maxbond = s.maxangle = s.maxdihedral = s.maxspecial = 0;
+    }
+    size_sort_scratch(s, n);
+    morton_keys_from_x_kernel<<<blocks(n), BLOCK>>>(n, s.x[0].get(), s.x[1].get(), s.x[2].get(),
+                                                    s.box(), nc, morton_shift(nc), s.sort_key.get(),
+                                                    s.sort_tmp_int.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    sort_rows_by_key(s, n);
+    // the device order of the owned rows is the host's after the next sync (order is
+    // rewritten as the identity by border_finish)
+    release_sort_scratch(s);
+    s.owned_sorts_done++;
+  }
+
+  long long Engine::owned_sorts_done() const
+  {
+    return impl->owned_sorts_done;
   }
 
 }    // namespace cuda

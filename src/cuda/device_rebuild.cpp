@@ -60,7 +60,9 @@ DeviceRebuild::DeviceRebuild(LAMMPS *lmp) : Pointers(lmp) {}
 std::string DeviceRebuild::why_host(const Engine &engine) const
 {
   if (domain->triclinic) return "the box is triclinic";
-  if (domain->box_change) return "the box changes during the run";
+  // (fix balance moves only the subdomains, box_change_domain: its own steps go through
+  // the host, and the device path reads the subdomains at each rebuild)
+  if (domain->box_change_size || domain->box_change_shape) return "the box changes during the run";
   if (!dynamic_cast<CommBrick *>(comm) || comm->style != Comm::BRICK)
     return "comm_style is not brick";
   if (comm->mode != Comm::SINGLE) return "comm_modify mode is not single";
@@ -110,6 +112,17 @@ void DeviceRebuild::run(Engine &engine, DeviceComm &dcomm)
     error->all(FLERR, "run_style verlet/cuda: step {}: lost atoms: {} of {} remain",
                update->ntimestep, total, atom->natoms);
   if (timing) timing->mark(RankTiming::REB_EXCHANGE);
+  // atom_modify sort N (LAMMPS's rule, Verlet's atom->sort() on reneighbouring steps):
+  // the owned rows along the space-filling curve at the first device rebuild, then at
+  // the first one at least N steps later; before the borders, so the ghost plan and the
+  // lists are made for the new order
+  const bigint step = update->ntimestep;
+  if (atom->sortfreq > 0 && step >= next_sort) {
+    engine.sort_owned();
+    sorts_run++;
+    next_sort = (step / atom->sortfreq) * atom->sortfreq + atom->sortfreq;
+    if (timing) timing->mark(RankTiming::REB_SORT);
+  }
   borders(engine, dcomm);
   if (timing) timing->mark(RankTiming::REB_BORDERS);
   // molecular atoms: the bonded and special lists of the new rows from the atom IDs that

@@ -49,6 +49,13 @@ class DeviceRebuild : protected Pointers {
   // (host arrays grown to it, their contents stale until sync_host), atom->nghost 0. Then the
   // caller builds the neighbour list. An error when atoms were lost (thermo_modify lost error).
   void run(mesogpu::cuda::Engine &engine, DeviceComm &comm);
+  // a run starts: its first device rebuild sorts the owned rows (atom_modify sort N > 0)
+  void new_run()
+  {
+    next_sort = 0;
+    sorts_run = 0;
+  }
+  long long sorts() const { return sorts_run; }
   // per-phase timing of run() (MESOGPU_RANK_TIMING; null: none)
   void set_timing(class RankTiming *t) { timing = t; }
   // host arrays not yet told which atoms this rank owns after a device rebuild
@@ -73,6 +80,8 @@ class DeviceRebuild : protected Pointers {
   int border_swap_ipc(mesogpu::cuda::Engine &engine, const CommBrickPlan::Swap &s,
                       const double shift[3]);
   bool stale = false, ghosts_stale = false;
+  bigint next_sort = 0;       // the step from which a device rebuild sorts the owned rows
+  long long sorts_run = 0;    // sorts of the owned rows since new_run()
   // border records through CUDA IPC: this rank's area and the partners' mapped ones
   struct {
     char handle[64];

@@ -87,10 +87,12 @@ std::string write_kg()
 
 struct Result : RunState {
   long long rebuilds_device = -1, rebuilds_host = -1;    // from the log (rank 0)
+  long long sorts = -1;                                  // sorts of the owned rows (log)
+  double subhi_z = 0.0;                                  // rank 0's subdomain after the run
   std::string log;
 };
 
-// the last run's counts from rank 0's log
+// the last run's counts from rank 0's log ("...; S sorts of the owned rows")
 void read_counts(Result &r, const std::string &logfile)
 {
   r.log = read_text(logfile);
@@ -98,22 +100,28 @@ void read_counts(Result &r, const std::string &logfile)
   if (rebuild_counts(r.log, d, h)) {
     r.rebuilds_device = d;
     r.rebuilds_host = h;
+    const size_t at = r.log.rfind("through the host; ");
+    if (at != std::string::npos)
+      sscanf(r.log.c_str() + at, "through the host; %lld sorts of the owned rows", &r.sorts);
   }
 }
 
 // the hot liquid: run 0, then TRAJ_STEPS in two runs (the second with pre no), dumps
-// every 50 steps; mode: "device", "host" or "" (CPU styles)
-Result run_lj(MPI_Comm comm, const std::string &mode)
+// every 50 steps; mode: "device", "host" or "" (CPU styles); sort: atom_modify sort's
+// frequency (-1: LAMMPS's default)
+Result run_lj(MPI_Comm comm, const std::string &mode, int sort = -1)
 {
   const bool dev = !mode.empty();
   Lmp l(comm);
-  const std::string logfile = rebuild_path("log_" + mode, ".lammps", comm);
+  const std::string logfile =
+      rebuild_path("log_" + mode + "_sort" + std::to_string(sort), ".lammps", comm);
   l.cmds({"log " + logfile, "units lj", "atom_style atomic", "atom_modify map array",
           "read_data " + write_hot_lj_data(), "pair_style " + S(dev, "lj/cut") + " 2.5",
           "pair_coeff 1 1 1.0 1.0 2.5", "neighbor 0.1 bin",
           "neigh_modify every 1 delay 0 check yes", "timestep 0.004",
           "thermo_style custom step temp pe press", "thermo 50", "fix 1 all " + S(dev, "nve"),
           "dump d all custom 50 /dev/null id x y z vx"});
+  if (sort >= 0) l.cmd("atom_modify sort " + std::to_string(sort) + " 0.0");
   if (dev) l.cmd("run_style verlet/cuda share yes rebuild " + mode);
   const int half = TRAJ_STEPS / 2;
   l.cmd("run " + std::to_string(half) + " post no");
@@ -155,6 +163,30 @@ TEST(MultiRankRebuild, HotLJDeviceRebuild)
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+// atom_modify sort 10: the device rebuilds sort the owned rows every 10 steps (the
+// rows, the ghosts made from them and every per-atom array change order); the run still
+// follows the CPU and the same ranks without sorting, by atom ID. The counts of the log
+// say the sorts happened (and none with sort 0)
+TEST(MultiRankRebuild, HotLJSortsOwnedRows)
+{
+  const Result sorted = run_lj(MPI_COMM_WORLD, "device", 10);
+  const Result unsorted = run_lj(MPI_COMM_WORLD, "device", 0);
+  if (world_rank() == 0) {
+    if (world_size() > 1) {
+      EXPECT_EQ(sorted.rebuilds_host, 0) << sorted.log;
+      // both runs (the second with pre no counts on): the first device rebuild, then the
+      // first one at least 10 steps after the last sort (rebuilds come every few steps)
+      EXPECT_GE(sorted.sorts, TRAJ_STEPS / 10 - 1) << sorted.log;
+      EXPECT_LE(sorted.sorts, TRAJ_STEPS / 10 + 1) << sorted.log;
+      EXPECT_EQ(unsorted.sorts, 0) << unsorted.log;
+    }
+    expect_close("the same ranks without sorting", sorted, unsorted);
+    const Result cpu = run_lj(MPI_COMM_SELF, "", 10);
+    expect_close("1-rank CPU", sorted, cpu);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 // a liquid slab in a tall box, split along z (processors 1 1 *): on 2 ranks one rank
 // owns every atom at the start (the other only ghosts), on 4 ranks one owns them all and
 // one holds no atom and no ghost (a rank's engine with no rows launches its kernels
@@ -164,10 +196,13 @@ TEST(MultiRankRebuild, HotLJDeviceRebuild)
 // decomposition, and with them the velocities by ID and the comparison by ID). Few atoms
 // with long lists per rank: several lanes per atom. Device rebuilds against the one-rank
 // CPU run.
-Result run_slab(MPI_Comm comm, bool dev, bool balance = false)
+enum class Balance { none, between_runs, during_run };
+Result run_slab(MPI_Comm comm, bool dev, Balance balance = Balance::none)
 {
   Lmp l(comm);
-  const std::string logfile = rebuild_path(dev ? "log_slab" : "log_slab_cpu", ".lammps", comm);
+  const std::string logfile = rebuild_path(std::string(dev ? "log_slab" : "log_slab_cpu") +
+                                               std::to_string(static_cast<int>(balance)),
+                                           ".lammps", comm);
   l.cmds({"log " + logfile,
           "units lj",
           "atom_style atomic",
@@ -189,7 +224,10 @@ Result run_slab(MPI_Comm comm, bool dev, bool balance = false)
           "thermo 50",
           "fix 1 all " + S(dev, "nve")});
   if (dev) l.cmd("run_style verlet/cuda share yes rebuild device");
-  if (balance) {
+  // fix balance every 20 steps: the cuts along z follow the slab during the run (its
+  // setup balances too); one rank: nothing to balance
+  if (balance == Balance::during_run) l.cmd("fix bal all balance 20 1.0 shift z 10 1.0");
+  if (balance == Balance::between_runs) {
     // half the steps, then LAMMPS's balance command moves the cuts along z to the slab
     // (the ranks' subdomains and ghosts change between runs), then the rest
     const int half = TRAJ_STEPS / 2;
@@ -200,6 +238,7 @@ Result run_slab(MPI_Comm comm, bool dev, bool balance = false)
   }
   Result r;
   static_cast<RunState &>(r) = run_state(l);
+  r.subhi_z = l.lmp->domain->subhi[2];
   l.cmd("log none");
   if (world_rank() == 0) read_counts(r, logfile);
   return r;
@@ -226,15 +265,40 @@ TEST(MultiRankRebuild, SlabWithEmptyRanks)
 // (uploads, plan, IPC areas) and still follows the CPU, which balanced the same way
 TEST(MultiRankRebuild, SlabBalancedBetweenRuns)
 {
-  const Result dev = run_slab(MPI_COMM_WORLD, true, true);
+  const Result dev = run_slab(MPI_COMM_WORLD, true, Balance::between_runs);
   if (world_rank() == 0) {
     if (world_size() > 1) {
       EXPECT_GT(dev.rebuilds_device, 1) << dev.log;
       EXPECT_EQ(dev.rebuilds_host, 0) << dev.log;
       EXPECT_NE(dev.log.find("Balancing"), std::string::npos) << dev.log;
     }
-    const Result cpu = run_slab(MPI_COMM_SELF, false, true);
+    const Result cpu = run_slab(MPI_COMM_SELF, false, Balance::between_runs);
     expect_same_state("LJ slab with balance between runs, " + std::to_string(world_size()) +
+                          " ranks vs 1-rank CPU (" + PREC + ")",
+                      dev, cpu, TRAJ_TOL);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// fix balance during the run: its steps reneighbour through the host, where it moves the
+// cuts to the slab; the device rebuilds in between use the new subdomains. Rank 0's
+// subdomain ends far from the even split (27 lattice units over the ranks), and the run
+// follows the one-rank CPU run with the same fix (which moves nothing)
+TEST(MultiRankRebuild, SlabFixBalanceDuringRun)
+{
+  const Result dev = run_slab(MPI_COMM_WORLD, true, Balance::during_run);
+  if (world_rank() == 0) {
+    if (world_size() > 1) {
+      EXPECT_GT(dev.rebuilds_device, 1) << dev.log;
+      EXPECT_GE(dev.rebuilds_host, TRAJ_STEPS / 20) << dev.log;    // one per balance step
+      EXPECT_NE(dev.log.find("fix balance steps reneighbour through the host"), std::string::npos)
+          << dev.log;
+      const double even = 27.0 * std::cbrt(4.0 / 0.7) / world_size();    // lattice units
+      EXPECT_GT(std::fabs(dev.subhi_z - even), 0.05 * even)
+          << "rank 0's subdomain ends at z = " << dev.subhi_z << ", the even split at " << even;
+    }
+    const Result cpu = run_slab(MPI_COMM_SELF, false, Balance::during_run);
+    expect_same_state("LJ slab with fix balance during the run, " + std::to_string(world_size()) +
                           " ranks vs 1-rank CPU (" + PREC + ")",
                       dev, cpu, TRAJ_TOL);
   }
