@@ -595,6 +595,15 @@ namespace cuda {
     // the received positions from this rank's own area at area_offset doubles into rows
     // first .. first + count (queued in stream order, no wait)
     void unpack_positions_from_ipc(int first, int count, size_t area_offset);
+    // reverse exchange through IPC (newton_bond on), one swap: as pack_forces, the ghost
+    // rows' forces copied into the partner's reverse area (an ipc_open_peer pointer of
+    // its ipc_reverse_area) at peer_offset doubles, one stream synchronisation; and the
+    // received forces added from this rank's own reverse area at area_offset doubles to
+    // rows send_index[offset .. offset + count) (queued, no wait)
+    bool ipc_reverse_area(size_t count, char *handle, unsigned long long *generation,
+                          std::string &error);
+    void pack_forces_to_peer(int first, int count, void *peer, size_t peer_offset);
+    void unpack_add_forces_from_ipc(int offset, int count, size_t area_offset);
 
     // the engine's state, for the parts of cuda/ that add force terms (core/engine_impl.cuh)
     struct Impl;

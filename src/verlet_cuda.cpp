@@ -388,9 +388,10 @@ void VerletCuda::upload()
         MPI_Allreduce(&ipc, &all_ipc, 1, MPI_INT, MPI_MIN, world);
         device_comm->set_exchange_ipc(all_ipc != 0);
       }
-      device_comm->rebuild(*engine);    // the ghost plan of this borders()
       // bonded terms stored with newton_bond on leave forces on ghost rows
       reverse_forces = force->newton_bond && (force->bond || force->angle || force->dihedral);
+      device_comm->set_reverse(reverse_forces);
+      device_comm->rebuild(*engine);    // the ghost plan of this borders()
     }
   } catch (std::runtime_error &e) {
     device_error("setup", e);

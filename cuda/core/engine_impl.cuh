@@ -307,6 +307,10 @@ namespace cuda {
     DeviceArray<double> ipc_records;
     size_t ipc_records_cap = 0;
     unsigned long long ipc_records_gen = 0;
+    // the same for the ghosts' forces coming back (reverse exchange, newton_bond on)
+    DeviceArray<double> ipc_reverse;
+    size_t ipc_reverse_cap = 0;
+    unsigned long long ipc_reverse_gen = 0;
   };
 
   // the message of an ERR_TOPOLOGY record (topology/topology_edit.cu)

@@ -1,6 +1,6 @@
-/* mesogpu: the kernels and checks of one swap of the forward ghost exchange, shared by the
- * files of the exchange (core/ghosts*.cu): one copy, so every path that moves positions or
- * velocities does the same arithmetic bit for bit. Included by .cu files only. */
+/* mesogpu: the kernels and checks of one swap of the ghost exchange, shared by the files
+ * of the exchange (core/ghosts*.cu): one copy, so every path that moves positions,
+ * velocities or forces does the same arithmetic bit for bit. Included by .cu files only. */
 #ifndef MESOGPU_CORE_GHOST_KERNELS_CUH
 #define MESOGPU_CORE_GHOST_KERNELS_CUH
 
@@ -12,6 +12,32 @@
 namespace mesogpu {
 namespace cuda {
   namespace {
+
+    // the reverse exchange (newton_bond on): the forces of ghost rows first .. first+count
+    // packed for the rank they came from
+    __global__ void pack_forces_kernel(int count, int first, const acc *f0, const acc *f1,
+                                       const acc *f2, double *buf)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int i = first + k;
+      buf[3 * (size_t) k + 0] = static_cast<double>(f0[i]);
+      buf[3 * (size_t) k + 1] = static_cast<double>(f1[i]);
+      buf[3 * (size_t) k + 2] = static_cast<double>(f2[i]);
+    }
+
+    // AtomVec::unpack_reverse: f += received; an atom is in a swap's send list once, so
+    // no two threads add to one row
+    __global__ void unpack_add_forces_kernel(int count, const int *send, const double *buf, acc *f0,
+                                             acc *f1, acc *f2)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k >= count) return;
+      const int j = send[k];
+      f0[j] += static_cast<acc>(buf[3 * (size_t) k + 0]);
+      f1[j] += static_cast<acc>(buf[3 * (size_t) k + 1]);
+      f2[j] += static_cast<acc>(buf[3 * (size_t) k + 2]);
+    }
 
     // three per-atom columns of one swap: positions (shifted across a periodic side, with
     // the kernels' packed copy pos) or velocities (no shift, pos null)

@@ -16,30 +16,6 @@ namespace cuda {
 
   namespace {
 
-    __global__ void pack_forces_kernel(int count, int first, const acc *f0, const acc *f1,
-                                       const acc *f2, double *buf)
-    {
-      const int k = blockIdx.x * blockDim.x + threadIdx.x;
-      if (k >= count) return;
-      const int i = first + k;
-      buf[3 * (size_t) k + 0] = static_cast<double>(f0[i]);
-      buf[3 * (size_t) k + 1] = static_cast<double>(f1[i]);
-      buf[3 * (size_t) k + 2] = static_cast<double>(f2[i]);
-    }
-
-    // AtomVec::unpack_reverse: f += received; an atom is in a swap's send list once, so
-    // no two threads add to one row
-    __global__ void unpack_add_forces_kernel(int count, const int *send, const double *buf, acc *f0,
-                                             acc *f1, acc *f2)
-    {
-      const int k = blockIdx.x * blockDim.x + threadIdx.x;
-      if (k >= count) return;
-      const int j = send[k];
-      f0[j] += static_cast<acc>(buf[3 * (size_t) k + 0]);
-      f1[j] += static_cast<acc>(buf[3 * (size_t) k + 1]);
-      f2[j] += static_cast<acc>(buf[3 * (size_t) k + 2]);
-    }
-
     __global__ void copy_add_forces_kernel(int count, int first, const int *send, acc *f0, acc *f1,
                                            acc *f2)
     {

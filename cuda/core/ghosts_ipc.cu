@@ -1,5 +1,7 @@
-/* mesogpu: the forward exchange of ghost positions through CUDA IPC (run_style verlet/cuda
- * exchange ipc; see engine.h, "forward positions through CUDA IPC"). Each rank exports one
+/* mesogpu: the forward exchange of ghost positions, and the reverse exchange of the ghosts'
+ * bonded forces, through CUDA IPC (run_style verlet/cuda exchange ipc; see engine.h,
+ * "forward positions through CUDA IPC"). The reverse exchange has its own area and the
+ * same steps, with the kernels of pack_forces and unpack_add_forces. Each rank exports one
  * receive area on its device (cudaIpcGetMemHandle); a rank that sends to it opens the
  * handle (cudaIpcOpenMemHandle, any GPU of the node or the same one), packs a swap into its
  * own comm_buf with the kernel of pack_positions and copies it device to device into the
@@ -82,6 +84,14 @@ namespace cuda {
                          error);
   }
 
+  bool Engine::ipc_reverse_area(size_t count, char *handle, unsigned long long *generation,
+                                std::string &error)
+  {
+    Impl &s = *impl;
+    return grow_ipc_area(s.ipc_reverse, s.ipc_reverse_cap, s.ipc_reverse_gen, count,
+                         "the IPC receive area of the reverse exchange", handle, generation, error);
+  }
+
   void *Engine::ipc_open_peer(const char *handle, std::string &error)
   {
     error.clear();
@@ -126,6 +136,40 @@ namespace cuda {
     // always, also for an empty swap: every kernel queued before (this rank's unpacks of
     // earlier swaps from its own area included) has finished when the token goes out
     MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+  }
+
+  void Engine::pack_forces_to_peer(int first, int count, void *peer, size_t peer_offset)
+  {
+    Impl &s = *impl;
+    check_rows(s, first, count, "pack_forces_to_peer");
+    if (count > 0) {
+      if (!peer) throw std::logic_error("mesogpu: pack_forces_to_peer: no partner area");
+      AllocLabel label("the ghost exchange buffer");
+      if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
+      pack_forces_kernel<<<blocks(count), BLOCK>>>(count, first, s.f[0].get(), s.f[1].get(),
+                                                   s.f[2].get(), s.comm_buf.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+      MESOGPU_CUDA_CALL(cudaMemcpyAsync(static_cast<double *>(peer) + peer_offset, s.comm_buf.get(),
+                                        3 * (size_t) count * sizeof(double), cudaMemcpyDefault, 0));
+    }
+    // always (as pack_positions_to_peer): this rank's earlier unpacks from its own areas
+    // have finished when the token goes out
+    MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+  }
+
+  void Engine::unpack_add_forces_from_ipc(int offset, int count, size_t area_offset)
+  {
+    Impl &s = *impl;
+    check_send(s, offset, count, "unpack_add_forces_from_ipc");
+    if (count == 0) return;
+    if (area_offset + 3 * (size_t) count > s.ipc_reverse_cap)
+      throw std::logic_error("mesogpu: unpack_add_forces_from_ipc: " + std::to_string(count) +
+                             " atoms at " + std::to_string(area_offset) + " outside the area of " +
+                             std::to_string(s.ipc_reverse_cap) + " doubles");
+    unpack_add_forces_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset,
+                                                       s.ipc_reverse.get() + area_offset,
+                                                       s.f[0].get(), s.f[1].get(), s.f[2].get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
   void Engine::unpack_positions_from_ipc(int first, int count, size_t area_offset)

@@ -106,6 +106,7 @@ namespace cuda {
     name(s.comm_buf, "comm_buf");
     name(s.ipc_recv, "ipc_recv");
     name(s.ipc_records, "ipc_records");
+    name(s.ipc_reverse, "ipc_reverse");
     name(s.mig_keep, "mig_keep");
     name(s.mig_leave, "mig_leave");
     name(s.mig_src, "mig_src");

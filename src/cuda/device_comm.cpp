@@ -141,6 +141,10 @@ void DeviceComm::forward_orientation(Engine &engine)
 
 void DeviceComm::reverse(Engine &engine)
 {
+  if (ipc_on && want_reverse) {
+    reverse_ipc(engine);
+    return;
+  }
   const auto &swaps = plan.swaps();
   for (int k = static_cast<int>(swaps.size()) - 1; k >= 0; k--) {
     const CommBrickPlan::Swap &s = swaps[k];

@@ -13,6 +13,7 @@
    run_style verlet/cuda exchange ipc: forward positions device to device through
    CUDA IPC between ranks of one node (forward_ipc in device_comm.cpp, the device
    side core/ghosts_ipc.cu): no host copies, a one-int MPI token per swap; the
+   reverse exchange of bonded forces the same way (reverse_ipc, its own area); the
    host path when a partner is on another node or an IPC call fails (logged).
 ------------------------------------------------------------------------- */
 
@@ -20,6 +21,7 @@
 #define MESOGPU_DEVICE_COMM_H
 
 #include "comm_brick_plan.h"
+#include "ipc_peers.h"
 
 #include <array>
 #include <map>
@@ -72,6 +74,9 @@ class DeviceComm : protected Pointers {
   void set_exchange_ipc(bool ipc) { want_ipc = ipc; }
   // the last plan's forward positions go through CUDA IPC
   bool ipc_active() const { return ipc_on; }
+  // the run has a reverse exchange (bonded forces on ghost rows, newton_bond on): with
+  // IPC it goes device to device too; set before the first rebuild/take_plan
+  void set_reverse(bool on) { want_reverse = on; }
 
  private:
   CommBrickPlan plan;
@@ -93,16 +98,23 @@ class DeviceComm : protected Pointers {
   // this rank's receive area: its handle and allocation generation (as sent to partners)
   std::array<char, 64> area_handle{};
   unsigned long long area_gen = 0;
-  // a partner's area opened here (by partner rank): its generation and mapped pointer
-  struct Peer {
-    unsigned long long gen = 0;
-    void *ptr = nullptr;
-  };
-  std::map<int, Peer> peers;
+  // the partners' areas opened here
+  IpcPeers peers;
   // per swap: where its ghosts land in this rank's area, and where this rank's sent atoms
   // go in the partner's (doubles), the partner's mapped area
   std::vector<size_t> recv_offset, peer_offset;
   std::vector<void *> peer_area;
+  // the reverse exchange through IPC: this rank's reverse area (the forces of its sent
+  // atoms, coming back), per swap where they land in it, where this rank's ghosts'
+  // forces go in the partner's reverse area, and that area
+  bool want_reverse = false;
+  bool reverse_logged = false;
+  std::array<char, 64> reverse_handle{};
+  unsigned long long reverse_gen = 0;
+  IpcPeers reverse_peers;
+  std::vector<size_t> reverse_offset, reverse_peer_offset;
+  std::vector<void *> reverse_peer_area;
+  void reverse_ipc(mesogpu::cuda::Engine &engine);
   // after each new plan: decide (collectively) whether it runs through IPC, exchange and
   // open the handles
   void ipc_plan(mesogpu::cuda::Engine &engine);

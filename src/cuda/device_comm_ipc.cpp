@@ -32,7 +32,9 @@
    no unpack of the old plan is running when a partner starts writing with new offsets;
    the areas of different swaps do not overlap. Self swaps stay device copies.
 
-   Velocities (comm_modify vel yes) and orientations stay on the host path. */
+   The reverse exchange of the ghosts' bonded forces (newton_bond on) goes the same way
+   with a second area per rank (reverse_ipc, at the end of this file). Velocities
+   (comm_modify vel yes) and orientations stay on the host path. */
 
 #include "device_comm.h"
 
@@ -82,9 +84,10 @@ struct AreaMsg {
 
 void DeviceComm::ipc_close_all()
 {
-  for (auto &p : peers) Engine::ipc_close_peer(p.second.ptr);
-  peers.clear();
+  peers.close_all();
+  reverse_peers.close_all();
   peer_area.clear();
+  reverse_peer_area.clear();
 }
 
 void DeviceComm::ipc_fall_back(int code, const std::string &why)
@@ -142,12 +145,27 @@ void DeviceComm::ipc_plan(Engine &engine)
     recv_offset[k] = total;
     total += 3 * (size_t) swaps[k].recv_count;
   }
+  // with a reverse exchange: this rank's reverse area, the forces of the atoms it sends
+  // in each swap coming back
+  reverse_offset.assign(nswap, 0);
+  reverse_peer_offset.assign(nswap, 0);
+  reverse_peer_area.assign(nswap, nullptr);
+  size_t reverse_total = 0;
+  for (int k = 0; k < nswap && want_reverse; k++) {
+    if (swaps[k].send_proc == me) continue;
+    reverse_offset[k] = reverse_total;
+    reverse_total += 3 * (size_t) swaps[k].send_count;
+  }
   if (code == IPC_OK) {
     char handle[Engine::IPC_HANDLE_BYTES];
     unsigned long long gen = 0;
     if (engine.ipc_recv_area(total, handle, &gen, why)) {
       std::memcpy(area_handle.data(), handle, sizeof(handle));
       area_gen = gen;
+    }
+    if (why.empty() && want_reverse && engine.ipc_reverse_area(reverse_total, handle, &gen, why)) {
+      std::memcpy(reverse_handle.data(), handle, sizeof(handle));
+      reverse_gen = gen;
     }
     if (!why.empty()) code = IPC_HANDLE;
   }
@@ -175,19 +193,33 @@ void DeviceComm::ipc_plan(Engine &engine)
                  "run_style verlet/cuda exchange ipc: swap {} sends {} atoms to rank {}, which "
                  "expects {}",
                  k, s.send_count, s.send_proc, in.count);
-    Peer &p = peers[s.send_proc];
-    if (!p.ptr || p.gen != in.generation) {
-      Engine::ipc_close_peer(p.ptr);
-      std::string fail;
-      p.ptr = Engine::ipc_open_peer(in.handle, fail);
-      p.gen = in.generation;
-      if (!p.ptr) {
-        code = IPC_OPEN;
-        why = "partner rank " + std::to_string(s.send_proc) + ": " + fail;
-      }
-    }
-    peer_area[k] = p.ptr;
+    std::string fail;
+    peer_area[k] = peers.open(s.send_proc, in.handle, in.generation, fail);
     peer_offset[k] = in.offset;
+    if (!peer_area[k]) {
+      code = IPC_OPEN;
+      why = "partner rank " + std::to_string(s.send_proc) + ": " + fail;
+    }
+    if (!want_reverse) continue;
+    // the reverse way: this rank's reverse area to the rank it sends atoms to (their
+    // forces come back from it), the partner's from the rank whose ghosts this rank holds
+    std::memcpy(out.handle, reverse_handle.data(), sizeof(out.handle));
+    out.generation = reverse_gen;
+    out.offset = reverse_offset[k];
+    out.count = s.send_count;
+    MPI_Sendrecv(&out, sizeof(out), MPI_BYTE, s.send_proc, 9, &in, sizeof(in), MPI_BYTE,
+                 s.recv_proc, 9, world, MPI_STATUS_IGNORE);
+    if (in.count != s.recv_count)
+      error->one(FLERR,
+                 "run_style verlet/cuda exchange ipc: swap {} returns forces of {} ghosts to "
+                 "rank {}, which expects {}",
+                 k, s.recv_count, s.recv_proc, in.count);
+    reverse_peer_area[k] = reverse_peers.open(s.recv_proc, in.handle, in.generation, fail);
+    reverse_peer_offset[k] = in.offset;
+    if (!reverse_peer_area[k]) {
+      code = IPC_OPEN;
+      why = "partner rank " + std::to_string(s.recv_proc) + " (reverse): " + fail;
+    }
   }
   MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, world);
   if (worst != IPC_OK) return ipc_fall_back(worst, why);
@@ -199,6 +231,10 @@ void DeviceComm::ipc_plan(Engine &engine)
                    "CUDA IPC ({} ranks on one node)\n",
                    comm->nprocs);
   ipc_logged = true;
+  if (want_reverse && !reverse_logged && me == 0)
+    utils::logmesg(lmp, "verlet/cuda exchange ipc: reverse bonded forces device to device "
+                        "through CUDA IPC\n");
+  reverse_logged |= want_reverse;
 }
 
 // as forward_swaps for positions, with the pack copying into the partner's area and a
@@ -229,5 +265,43 @@ void DeviceComm::forward_ipc(Engine &engine)
                  k, came, s.recv_count);
     engine.unpack_positions_from_ipc(s.first_recv, s.recv_count, recv_offset[k]);
     lap(0, 2);
+  }
+}
+
+/* ----------------------------------------------------------------------
+   the reverse exchange through IPC, swaps in reverse order: the ghost rows' forces packed
+   and copied into the reverse area of the rank they came from, a token, and the forces
+   of this rank's sent atoms added from its own reverse area. Why no sender overwrites
+   forces its owner P has not added yet: P's unpack of swap k of step n is queued before
+   its forward packs of step n+1, each of which synchronises P's stream, and this rank
+   writes swap k of step n+1 only after its own forward swap k^1 of step n+1, which
+   waited for P's token of that swap (sent after such a synchronisation); a rebuild step
+   makes a new plan, which synchronises every device before handles move (ipc_plan).
+------------------------------------------------------------------------- */
+
+void DeviceComm::reverse_ipc(Engine &engine)
+{
+  const auto &swaps = plan.swaps();
+  for (int k = static_cast<int>(swaps.size()) - 1; k >= 0; k--) {
+    const CommBrickPlan::Swap &s = swaps[k];
+    if (s.send_proc == comm->me) {
+      engine.copy_add_forces(s.first_recv, s.recv_count, s.send_offset);
+      lap(1, 3);
+      continue;
+    }
+    engine.pack_forces_to_peer(s.first_recv, s.recv_count, reverse_peer_area[k],
+                               reverse_peer_offset[k]);
+    lap(1, 0);
+    int sent = s.recv_count, came = -1;
+    MPI_Sendrecv(&sent, 1, MPI_INT, s.recv_proc, 8, &came, 1, MPI_INT, s.send_proc, 8, world,
+                 MPI_STATUS_IGNORE);
+    lap(1, 1);
+    if (came != s.send_count)
+      error->one(FLERR,
+                 "run_style verlet/cuda exchange ipc: reverse swap {} received a token for {} "
+                 "atoms, the plan sends {}",
+                 k, came, s.send_count);
+    engine.unpack_add_forces_from_ipc(s.send_offset, s.send_count, reverse_offset[k]);
+    lap(1, 2);
   }
 }

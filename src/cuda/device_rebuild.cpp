@@ -278,18 +278,13 @@ int DeviceRebuild::border_swap_ipc(Engine &engine, const CommBrickPlan::Swap &s,
   out.generation = area.generation;
   MPI_Sendrecv(&out, sizeof(out), MPI_BYTE, s.recv_proc, 6, &in, sizeof(in), MPI_BYTE, s.send_proc,
                6, world, MPI_STATUS_IGNORE);
-  Peer &p = peers[s.send_proc];
-  if (!p.ptr || p.generation != in.generation) {
-    Engine::ipc_close_peer(p.ptr);
-    p.ptr = Engine::ipc_open_peer(in.handle, why);
-    p.generation = in.generation;
-    if (!p.ptr)
-      error->one(FLERR,
-                 "run_style verlet/cuda rebuild device: rank {}: the border-record area "
-                 "of rank {} through CUDA IPC: {}",
-                 comm->me, s.send_proc, why);
-  }
-  engine.border_pack_to_peer(shift, s.pbc_flag != 0, p.ptr, 0);
+  void *peer = peers.open(s.send_proc, in.handle, in.generation, why);
+  if (!peer)
+    error->one(FLERR,
+               "run_style verlet/cuda rebuild device: rank {}: the border-record area "
+               "of rank {} through CUDA IPC: {}",
+               comm->me, s.send_proc, why);
+  engine.border_pack_to_peer(shift, s.pbc_flag != 0, peer, 0);
   int came = -1;
   MPI_Sendrecv(&nsend, 1, MPI_INT, s.send_proc, 7, &came, 1, MPI_INT, s.recv_proc, 7, world,
                MPI_STATUS_IGNORE);
@@ -302,10 +297,7 @@ int DeviceRebuild::border_swap_ipc(Engine &engine, const CommBrickPlan::Swap &s,
   return nrecv;
 }
 
-DeviceRebuild::~DeviceRebuild()
-{
-  for (auto &p : peers) Engine::ipc_close_peer(p.second.ptr);
-}
+DeviceRebuild::~DeviceRebuild() = default;
 
 void DeviceRebuild::sync_host(Engine &engine)
 {

@@ -16,6 +16,7 @@
 #define MESOGPU_DEVICE_REBUILD_H
 
 #include "comm_brick_plan.h"
+#include "ipc_peers.h"
 #include "pointers.h"
 
 #include <map>
@@ -87,11 +88,7 @@ class DeviceRebuild : protected Pointers {
     char handle[64];
     unsigned long long generation = 0;
   } area;
-  struct Peer {
-    void *ptr = nullptr;
-    unsigned long long generation = 0;
-  };
-  std::map<int, Peer> peers;
+  IpcPeers peers;
   bool ipc_logged = false;
   class RankTiming *timing = nullptr;
 };

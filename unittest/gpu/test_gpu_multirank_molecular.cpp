@@ -6,7 +6,8 @@
    most cross the periodic side, hot enough and with a short skin (0.1, check every step)
    that beads and chains cross rank and periodic boundaries at many rebuilds:
    - Kremer-Grest melt (atom_style bond, FENE + WCA, special_bonds fene) with newton_bond
-     on (terms stored once, ghost rows list them, forces sent back) and off;
+     on (terms stored once, ghost rows list them, forces sent back device to device through
+     CUDA IPC: the log must say so) and off;
    - with harmonic angles (atom_style angle);
    - with angles and dihedrals (atom_style molecular, special_bonds lj 0 0 0.5);
    - atom_style full with charges, impropers without an improper style (they only travel
@@ -322,6 +323,12 @@ void check_case(const Case &c)
       EXPECT_GT(dev.rebuilds_device, 3) << dev.log;
       EXPECT_EQ(dev.rebuilds_host, 0) << dev.log;
       EXPECT_EQ(dev.log.find("reneighbouring through the host"), std::string::npos) << dev.log;
+      // newton_bond on: the ghosts' bonded forces go back device to device (exchange ipc,
+      // the default; ranks sharing one GPU), compared below with the host run and the CPU
+      const bool reverse_ipc =
+          dev.log.find("reverse bonded forces device to device through CUDA IPC") !=
+          std::string::npos;
+      EXPECT_EQ(reverse_ipc, c.newton_bond) << dev.log;
       EXPECT_EQ(host.rebuilds_device, 0) << host.log;
       EXPECT_GT(host.rebuilds_host, 3) << host.log;
     }
