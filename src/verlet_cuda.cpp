@@ -38,6 +38,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <mpi.h>
+#if defined(OPEN_MPI) && defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>    // MPIX_Query_cuda_support (Open MPI's cuda extension)
+#endif
+#endif
 #include <vector>
 
 using namespace LAMMPS_NS;
@@ -59,6 +64,32 @@ const double *domain_small(Domain *d)
 }
 }    // namespace
 
+/* ----------------------------------------------------------------------
+   exchange cuda-aware (or MESOGPU_EXCHANGE=cuda-aware): device buffers handed to MPI
+   between nodes. Refused with the reason: an MPI that is not CUDA-aware (asked at run
+   time through Open MPI's MPIX_Query_cuda_support) would read device pointers as host
+   memory; with one that is, that path is not built yet (no CUDA-aware MPI was at hand to
+   run it). Ranks of one node exchange device to device through CUDA IPC (exchange ipc).
+------------------------------------------------------------------------- */
+
+static std::string cuda_aware_refusal()
+{
+#if defined(MPIX_CUDA_AWARE_SUPPORT)
+  const int aware = MPIX_Query_cuda_support();
+#else
+  const int aware = -1;
+#endif
+  if (aware == 0)
+    return "cuda-aware: this MPI library is not CUDA-aware (MPIX_Query_cuda_support() returns "
+           "0), so device buffers cannot be handed to it; use exchange ipc (ranks of one node: "
+           "device to device through CUDA IPC) or exchange host";
+  if (aware < 0)
+    return "cuda-aware: this MPI library cannot say whether it is CUDA-aware (it has no "
+           "MPIX_Query_cuda_support); use exchange ipc (ranks of one node) or exchange host";
+  return "cuda-aware: this MPI library is CUDA-aware, but handing it device buffers is not "
+         "implemented yet; use exchange ipc (ranks of one node) or exchange host (several nodes)";
+}
+
 /* ---------------------------------------------------------------------- */
 
 VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
@@ -71,6 +102,9 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_GPU_SHARE: {}", why);
   // the forward exchange of ghost positions: MESOGPU_EXCHANGE, then the keyword exchange
   env = std::getenv("MESOGPU_EXCHANGE");
+  if (env && strcmp(env, "cuda-aware") == 0)
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_EXCHANGE: {}",
+               cuda_aware_refusal());
   if (env && !mesogpu::parse_exchange(env, exchange_ipc, why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_EXCHANGE: {}", why);
   // the device memory report by array: MESOGPU_MEMORY_REPORT, then the keyword memory
@@ -92,6 +126,8 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
       i++;
     } else if (strcmp(arg[i], "exchange") == 0) {
       // ghost positions between ranks of one node: through host memory or CUDA IPC
+      if (i + 1 < narg && strcmp(arg[i + 1], "cuda-aware") == 0)
+        error->all(FLERR, "run_style verlet/cuda: exchange {}", cuda_aware_refusal());
       if (i + 1 >= narg || !mesogpu::parse_exchange(arg[i + 1], exchange_ipc, why))
         error->all(FLERR, "run_style verlet/cuda: exchange {}",
                    i + 1 < narg ? why : "needs a value (host or ipc)");
