@@ -19,6 +19,7 @@
      give it) and no nangle, ndihedral).
    Needs a GPU: exits 77 (ctest "skipped") otherwise. Numbers are printed with [gpu]. */
 
+#include "gpu_test_main.h"
 #include "atom.h"
 #include "lammps.h"
 #include "neighbor.h"
@@ -439,15 +440,5 @@ TEST(GpuMemoryReport, BondedSystemHoldsBondCounts)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  if (mesogpu::cuda::device_count() == 0) {
-    printf("SKIPPED: no CUDA device on this machine; gpu tests run on the GPU machine\n");
-    MPI_Finalize();
-    return 77;
-  }
-  printf("[gpu] device 0: %s\n", mesogpu::cuda::device_description(0).c_str());
-  const int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
+  return gpu_test::run_gpu_tests(argc, argv);
 }

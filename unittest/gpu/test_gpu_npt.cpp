@@ -15,6 +15,7 @@
 #include "update.h"
 
 #include "engine.h"
+#include "gpu_test_main.h"
 #include "gpu_test_util.h"
 #include "lmp_session.h"
 #include "mesogpu_cuda.h"
@@ -312,15 +313,5 @@ TEST(GpuNpt, ShrinksIntoSmallBox)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  if (mesogpu::cuda::device_count() == 0) {
-    printf("SKIPPED: no CUDA device on this machine; gpu tests run on the GPU machine\n");
-    MPI_Finalize();
-    return 77;
-  }
-  printf("[gpu] device 0: %s, precision %s\n", mesogpu::cuda::device_description(0).c_str(), PREC);
-  const int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
+  return gpu_test::run_gpu_tests(argc, argv);
 }

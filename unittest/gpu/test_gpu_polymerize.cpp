@@ -20,6 +20,7 @@
    - Errors of resident runs: atype, a pair style without a device list, a full bond list.
    Needs a GPU: exits 77 (ctest "skipped") otherwise. */
 
+#include "gpu_test_main.h"
 #include "atom.h"
 #include "domain.h"
 #include "fix.h"
@@ -379,15 +380,5 @@ TEST(GpuPolymerize, Errors)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  if (mesogpu::cuda::device_count() == 0) {
-    printf("SKIPPED: no CUDA device on this machine; gpu tests run on the GPU machine\n");
-    MPI_Finalize();
-    return 77;
-  }
-  printf("[gpu] device 0: %s, precision %s\n", mesogpu::cuda::device_description(0).c_str(), PREC);
-  const int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
+  return gpu_test::run_gpu_tests(argc, argv);
 }

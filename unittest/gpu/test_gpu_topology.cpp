@@ -15,6 +15,7 @@
    Needs a GPU: exits 77 (ctest "skipped") otherwise. Tolerances depend on
    MESOGPU_PRECISION. */
 
+#include "gpu_test_main.h"
 #include "atom.h"
 #include "lammps.h"
 #include "update.h"
@@ -661,15 +662,5 @@ TEST(GpuTopology, DeviceBondsCommandWritesLammpsArrays)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  if (mesogpu::cuda::device_count() == 0) {
-    printf("SKIPPED: no CUDA device on this machine; gpu tests run on the GPU machine\n");
-    MPI_Finalize();
-    return 77;
-  }
-  printf("[gpu] device 0: %s, precision %s\n", mesogpu::cuda::device_description(0).c_str(), PREC);
-  const int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
+  return gpu_test::run_gpu_tests(argc, argv);
 }

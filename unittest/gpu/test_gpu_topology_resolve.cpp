@@ -9,6 +9,7 @@
    on and off, and those of the host mirror (src/cuda/owned_topology.cpp). A bond partner
    that is no row is an error naming both atoms. Needs a GPU: exits 77 otherwise. */
 
+#include "gpu_test_main.h"
 #include "atom.h"
 #include "domain.h"
 #include "lammps.h"
@@ -118,15 +119,5 @@ TEST(TopologyResolve, MissingBondPartnerIsAnError)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  if (mesogpu::cuda::device_count() == 0) {
-    printf("SKIPPED: no CUDA device on this machine; gpu tests run on the GPU machine\n");
-    MPI_Finalize();
-    return 77;
-  }
-  printf("[gpu] device 0: %s\n", mesogpu::cuda::device_description(0).c_str());
-  const int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
+  return gpu_test::run_gpu_tests(argc, argv);
 }
