@@ -93,6 +93,7 @@ class VerletCuda : public Verlet, public DeviceContext {
   // verlet_cuda_ranks.cpp: the parts of several ranks
   void select_device();
   void rank_rebuild(bool balance);
+  void upload_ghost_plan();    // several ranks: DeviceComm and the plan (end of upload())
   bool balance_due(bigint step) const;
   void device_forces(bool energy_virial);
   void images_to_host(const std::vector<int> &image);    // owned atoms' image flags

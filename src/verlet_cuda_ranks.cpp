@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "error.h"
 #include "fix.h"
+#include "force.h"
 #include "mesogpu_cuda.h"
 #include "neighbor.h"
 #include "update.h"
@@ -64,6 +65,34 @@ void VerletCuda::device_forces(bool energy_virial)
   engine->compute_forces(energy_virial);
   if (rank_timing) rank_timing->mark(RankTiming::FORCES);    // (only inside run())
   if (reverse_forces) device_comm->reverse(*engine);
+}
+
+/* ----------------------------------------------------------------------
+   several ranks, the end of upload(): the ghost exchange (made once per run style: rank
+   timing, the IPC choice, the same on every rank) and the plan of this borders()
+------------------------------------------------------------------------- */
+
+void VerletCuda::upload_ghost_plan()
+{
+  if (!device_comm) {
+    device_comm = std::make_unique<DeviceComm>(lmp);
+    // MESOGPU_RANK_TIMING: per-phase wall clock (src/cuda/rank_timing.h); every rank
+    // takes it when one has it, as the report is collective
+    int want = RankTiming::wanted() ? 1 : 0, any = 0;
+    MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, world);
+    if (any) rank_timing = std::make_unique<RankTiming>(lmp);
+    device_comm->set_timing(rank_timing.get());
+    // exchange ipc (the default): every rank takes the host path when one asks for it
+    // (MESOGPU_EXCHANGE may reach only some ranks), as the handle exchange pairs every
+    // rank with its partners
+    int ipc = exchange_ipc ? 1 : 0, all_ipc = 0;
+    MPI_Allreduce(&ipc, &all_ipc, 1, MPI_INT, MPI_MIN, world);
+    device_comm->set_exchange_ipc(all_ipc != 0);
+  }
+  // bonded terms stored with newton_bond on leave forces on ghost rows
+  reverse_forces = force->newton_bond && (force->bond || force->angle || force->dihedral);
+  device_comm->set_reverse(reverse_forces);
+  device_comm->rebuild(*engine);    // the ghost plan of this borders()
 }
 
 /* ----------------------------------------------------------------------
