@@ -67,6 +67,41 @@ namespace cuda {
     }
   }    // namespace
 
+  namespace {
+    // comm_buf (packed values of `count` atoms, three doubles each) into the partner's
+    // area at peer_offset doubles, then one synchronisation of the stream, always, also for
+    // an empty swap: every kernel queued before (this rank's unpacks from its own areas
+    // included) has finished when the token goes out
+    void send_packed_to_peer(const Engine::Impl &s, void *peer, size_t peer_offset, int count)
+    {
+      // cudaMemcpyDefault: unified addressing tells the copy which device holds each side
+      // (the partner's GPU, over NVLink or PCIe, or this one)
+      if (count > 0)
+        MESOGPU_CUDA_CALL(cudaMemcpyAsync(static_cast<double *>(peer) + peer_offset,
+                                          s.comm_buf.get(), 3 * (size_t) count * sizeof(double),
+                                          cudaMemcpyDefault, 0));
+      MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+    }
+
+    // comm_buf large enough for `count` atoms (a partner area to copy into is needed)
+    double *pack_buffer(Engine::Impl &s, int count, const void *peer, const char *what)
+    {
+      if (!peer) throw std::logic_error(std::string("mesogpu: ") + what + ": no partner area");
+      AllocLabel label("the ghost exchange buffer");
+      if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
+      return s.comm_buf.get();
+    }
+
+    // `count` atoms at area_offset doubles lie inside this rank's area of `cap` doubles
+    void check_area(size_t area_offset, int count, size_t cap, const char *what)
+    {
+      if (area_offset + 3 * (size_t) count > cap)
+        throw std::logic_error(std::string("mesogpu: ") + what + ": " + std::to_string(count) +
+                               " atoms at " + std::to_string(area_offset) +
+                               " outside the area of " + std::to_string(cap) + " doubles");
+    }
+  }    // namespace
+
   bool Engine::ipc_recv_area(size_t count, char *handle, unsigned long long *generation,
                              std::string &error)
   {
@@ -121,21 +156,13 @@ namespace cuda {
     Impl &s = *impl;
     check_send(s, offset, count, "pack_positions_to_peer");
     if (count > 0) {
-      if (!peer) throw std::logic_error("mesogpu: pack_positions_to_peer: no partner area");
-      AllocLabel label("the ghost exchange buffer");
-      if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
+      double *buf = pack_buffer(s, count, peer, "pack_positions_to_peer");
       pack_xyz_kernel<<<blocks(count), BLOCK>>>(
           count, s.comm_send.get() + offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
-          make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.comm_buf.get());
+          make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, buf);
       MESOGPU_CUDA_LAUNCH_CHECK();
-      // cudaMemcpyDefault: unified addressing tells the copy which device holds each side
-      // (the partner's GPU, over NVLink or PCIe, or this one)
-      MESOGPU_CUDA_CALL(cudaMemcpyAsync(static_cast<double *>(peer) + peer_offset, s.comm_buf.get(),
-                                        3 * (size_t) count * sizeof(double), cudaMemcpyDefault, 0));
     }
-    // always, also for an empty swap: every kernel queued before (this rank's unpacks of
-    // earlier swaps from its own area included) has finished when the token goes out
-    MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+    send_packed_to_peer(s, peer, peer_offset, count);
   }
 
   void Engine::pack_forces_to_peer(int first, int count, void *peer, size_t peer_offset)
@@ -143,18 +170,12 @@ namespace cuda {
     Impl &s = *impl;
     check_rows(s, first, count, "pack_forces_to_peer");
     if (count > 0) {
-      if (!peer) throw std::logic_error("mesogpu: pack_forces_to_peer: no partner area");
-      AllocLabel label("the ghost exchange buffer");
-      if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
+      double *buf = pack_buffer(s, count, peer, "pack_forces_to_peer");
       pack_forces_kernel<<<blocks(count), BLOCK>>>(count, first, s.f[0].get(), s.f[1].get(),
-                                                   s.f[2].get(), s.comm_buf.get());
+                                                   s.f[2].get(), buf);
       MESOGPU_CUDA_LAUNCH_CHECK();
-      MESOGPU_CUDA_CALL(cudaMemcpyAsync(static_cast<double *>(peer) + peer_offset, s.comm_buf.get(),
-                                        3 * (size_t) count * sizeof(double), cudaMemcpyDefault, 0));
     }
-    // always (as pack_positions_to_peer): this rank's earlier unpacks from its own areas
-    // have finished when the token goes out
-    MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+    send_packed_to_peer(s, peer, peer_offset, count);
   }
 
   void Engine::unpack_add_forces_from_ipc(int offset, int count, size_t area_offset)
@@ -162,10 +183,7 @@ namespace cuda {
     Impl &s = *impl;
     check_send(s, offset, count, "unpack_add_forces_from_ipc");
     if (count == 0) return;
-    if (area_offset + 3 * (size_t) count > s.ipc_reverse_cap)
-      throw std::logic_error("mesogpu: unpack_add_forces_from_ipc: " + std::to_string(count) +
-                             " atoms at " + std::to_string(area_offset) + " outside the area of " +
-                             std::to_string(s.ipc_reverse_cap) + " doubles");
+    check_area(area_offset, count, s.ipc_reverse_cap, "unpack_add_forces_from_ipc");
     unpack_add_forces_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset,
                                                        s.ipc_reverse.get() + area_offset,
                                                        s.f[0].get(), s.f[1].get(), s.f[2].get());
@@ -177,10 +195,7 @@ namespace cuda {
     Impl &s = *impl;
     check_rows(s, first, count, "unpack_positions_from_ipc");
     if (count == 0) return;
-    if (area_offset + 3 * (size_t) count > s.ipc_cap)
-      throw std::logic_error("mesogpu: unpack_positions_from_ipc: " + std::to_string(count) +
-                             " atoms at " + std::to_string(area_offset) + " outside the area of " +
-                             std::to_string(s.ipc_cap) + " doubles");
+    check_area(area_offset, count, s.ipc_cap, "unpack_positions_from_ipc");
     unpack_xyz_kernel<<<blocks(count), BLOCK>>>(count, first, s.ipc_recv.get() + area_offset,
                                                 s.x[0].get(), s.x[1].get(), s.x[2].get(),
                                                 s.pos.get());

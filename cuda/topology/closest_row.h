@@ -10,6 +10,10 @@
 #ifndef MESOGPU_CUDA_TOPOLOGY_CLOSEST_ROW_H
 #define MESOGPU_CUDA_TOPOLOGY_CLOSEST_ROW_H
 
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
 #ifdef __CUDACC__
 #define MESOGPU_HOST_DEVICE __host__ __device__
 #else
@@ -56,6 +60,35 @@ namespace topology {
     }
     return best;
   }
+
+  // the host's side of closest_row (the host mirror of the device's resolution,
+  // src/cuda/owned_topology.cpp, and the unit test): n rows' tags stably sorted with their
+  // rows, and their positions (x y z per row in xyz) by column
+  struct HostRows {
+    std::vector<int> order;    // rows by tag, ascending rows within a tag
+    std::vector<unsigned> sorted_tag;
+    std::vector<double> x, y, z;
+    HostRows(const int *tag, const double *xyz, int n) : order(n), sorted_tag(n), x(n), y(n), z(n)
+    {
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return static_cast<unsigned>(tag[a]) < static_cast<unsigned>(tag[b]);
+      });
+      for (int p = 0; p < n; p++) sorted_tag[p] = static_cast<unsigned>(tag[order[p]]);
+      for (int r = 0; r < n; r++) {
+        x[r] = xyz[3 * r];
+        y[r] = xyz[3 * r + 1];
+        z[r] = xyz[3 * r + 2];
+      }
+    }
+    // the row of atom ID `id` closest to row i; -1 when no row has it
+    int closest(int id, int i) const
+    {
+      return closest_row(static_cast<unsigned>(id), sorted_tag.data(), order.data(),
+                         static_cast<int>(order.size()), x.data(), y.data(), z.data(), x[i], y[i],
+                         z[i]);
+    }
+  };
 
 }    // namespace topology
 }    // namespace mesogpu

@@ -141,16 +141,18 @@ void DeviceComm::forward_orientation(Engine &engine)
 
 void DeviceComm::reverse(Engine &engine)
 {
-  if (ipc_on && want_reverse) {
-    reverse_ipc(engine);
-    return;
-  }
+  // exchange ipc with the run's reverse area: device to device (reverse_swap_ipc)
+  const bool ipc = ipc_on && want_reverse;
   const auto &swaps = plan.swaps();
   for (int k = static_cast<int>(swaps.size()) - 1; k >= 0; k--) {
     const CommBrickPlan::Swap &s = swaps[k];
     if (s.send_proc == comm->me) {
       engine.copy_add_forces(s.first_recv, s.recv_count, s.send_offset);
       lap(1, 3);
+      continue;
+    }
+    if (ipc) {
+      reverse_swap_ipc(engine, k);
       continue;
     }
     // the ghosts' forces go back to the rank they came from, the owners' come in from

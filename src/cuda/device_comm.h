@@ -13,7 +13,7 @@
    run_style verlet/cuda exchange ipc: forward positions device to device through
    CUDA IPC between ranks of one node (forward_ipc in device_comm.cpp, the device
    side core/ghosts_ipc.cu): no host copies, a one-int MPI token per swap; the
-   reverse exchange of bonded forces the same way (reverse_ipc, its own area); the
+   reverse exchange of bonded forces the same way (reverse_swap_ipc, its own area); the
    host path when a partner is on another node or an IPC call fails (logged).
 ------------------------------------------------------------------------- */
 
@@ -114,7 +114,8 @@ class DeviceComm : protected Pointers {
   IpcPeers reverse_peers;
   std::vector<size_t> reverse_offset, reverse_peer_offset;
   std::vector<void *> reverse_peer_area;
-  void reverse_ipc(mesogpu::cuda::Engine &engine);
+  void reverse_swap_ipc(mesogpu::cuda::Engine &engine, int k);
+  void ipc_token(int k, int sent, int to, int expect, int from, int tag, const char *what);
   // after each new plan: decide (collectively) whether it runs through IPC, exchange and
   // open the handles
   void ipc_plan(mesogpu::cuda::Engine &engine);

@@ -33,7 +33,7 @@
    the areas of different swaps do not overlap. Self swaps stay device copies.
 
    The reverse exchange of the ghosts' bonded forces (newton_bond on) goes the same way
-   with a second area per rank (reverse_ipc, at the end of this file). Velocities
+   with a second area per rank (reverse_swap_ipc, at the end of this file). Velocities
    (comm_modify vel yes) and orientations stay on the host path. */
 
 #include "device_comm.h"
@@ -254,54 +254,49 @@ void DeviceComm::forward_ipc(Engine &engine)
     engine.pack_positions_to_peer(s.send_offset, s.send_count, d, s.pbc_flag != 0, peer_area[k],
                                   peer_offset[k]);
     lap(0, 0);
-    int sent = s.send_count, came = -1;
-    MPI_Sendrecv(&sent, 1, MPI_INT, s.send_proc, 3, &came, 1, MPI_INT, s.recv_proc, 3, world,
-                 MPI_STATUS_IGNORE);
+    ipc_token(k, s.send_count, s.send_proc, s.recv_count, s.recv_proc, 3, "swap");
     lap(0, 1);
-    if (came != s.recv_count)
-      error->one(FLERR,
-                 "run_style verlet/cuda exchange ipc: swap {} received a token for {} atoms, "
-                 "the plan expects {}",
-                 k, came, s.recv_count);
     engine.unpack_positions_from_ipc(s.first_recv, s.recv_count, recv_offset[k]);
     lap(0, 2);
   }
 }
 
 /* ----------------------------------------------------------------------
-   the reverse exchange through IPC, swaps in reverse order: the ghost rows' forces packed
-   and copied into the reverse area of the rank they came from, a token, and the forces
-   of this rank's sent atoms added from its own reverse area. Why no sender overwrites
-   forces its owner P has not added yet: P's unpack of swap k of step n is queued before
-   its forward packs of step n+1, each of which synchronises P's stream, and this rank
-   writes swap k of step n+1 only after its own forward swap k^1 of step n+1, which
-   waited for P's token of that swap (sent after such a synchronisation); a rebuild step
-   makes a new plan, which synchronises every device before handles move (ipc_plan).
+   one swap's token: `sent` atoms announced to rank `to`, the count announced by rank
+   `from` checked against `expect` (the plan's), MPI tag `tag`
 ------------------------------------------------------------------------- */
 
-void DeviceComm::reverse_ipc(Engine &engine)
+void DeviceComm::ipc_token(int k, int sent, int to, int expect, int from, int tag, const char *what)
 {
-  const auto &swaps = plan.swaps();
-  for (int k = static_cast<int>(swaps.size()) - 1; k >= 0; k--) {
-    const CommBrickPlan::Swap &s = swaps[k];
-    if (s.send_proc == comm->me) {
-      engine.copy_add_forces(s.first_recv, s.recv_count, s.send_offset);
-      lap(1, 3);
-      continue;
-    }
-    engine.pack_forces_to_peer(s.first_recv, s.recv_count, reverse_peer_area[k],
-                               reverse_peer_offset[k]);
-    lap(1, 0);
-    int sent = s.recv_count, came = -1;
-    MPI_Sendrecv(&sent, 1, MPI_INT, s.recv_proc, 8, &came, 1, MPI_INT, s.send_proc, 8, world,
-                 MPI_STATUS_IGNORE);
-    lap(1, 1);
-    if (came != s.send_count)
-      error->one(FLERR,
-                 "run_style verlet/cuda exchange ipc: reverse swap {} received a token for {} "
-                 "atoms, the plan sends {}",
-                 k, came, s.send_count);
-    engine.unpack_add_forces_from_ipc(s.send_offset, s.send_count, reverse_offset[k]);
-    lap(1, 2);
-  }
+  int came = -1;
+  MPI_Sendrecv(&sent, 1, MPI_INT, to, tag, &came, 1, MPI_INT, from, tag, world, MPI_STATUS_IGNORE);
+  if (came != expect)
+    error->one(FLERR,
+               "run_style verlet/cuda exchange ipc: {} {} received a token for {} atoms, the "
+               "plan expects {}",
+               what, k, came, expect);
+}
+
+/* ----------------------------------------------------------------------
+   one swap of the reverse exchange through IPC (reverse() runs the swaps in reverse
+   order): the ghost rows' forces packed and copied into the reverse area of the rank they
+   came from, a token, and the forces of this rank's sent atoms added from its own reverse
+   area. Why no sender overwrites forces its owner P has not added yet: P's unpack of swap
+   k of step n is queued before its forward packs of step n+1, each of which synchronises
+   P's stream, and this rank writes swap k of step n+1 only after its own forward swap
+   k^1 of step n+1, which waited for P's token of that swap (sent after such a
+   synchronisation); a rebuild step makes a new plan, which synchronises every device
+   before handles move (ipc_plan).
+------------------------------------------------------------------------- */
+
+void DeviceComm::reverse_swap_ipc(Engine &engine, int k)
+{
+  const CommBrickPlan::Swap &s = plan.swaps()[k];
+  engine.pack_forces_to_peer(s.first_recv, s.recv_count, reverse_peer_area[k],
+                             reverse_peer_offset[k]);
+  lap(1, 0);
+  ipc_token(k, s.recv_count, s.recv_proc, s.send_count, s.send_proc, 8, "reverse swap");
+  lap(1, 1);
+  engine.unpack_add_forces_from_ipc(s.send_offset, s.send_count, reverse_offset[k]);
+  lap(1, 2);
 }

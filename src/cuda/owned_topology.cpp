@@ -150,23 +150,8 @@ std::string resolve_owned_topology(const OwnedTopologyLayout &l, const int *rows
   t = DeviceTopology();
   const int w = l.width;
   // every row's tag with its row, stably sorted (images of one atom by row)
-  std::vector<int> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return static_cast<unsigned>(tag[a]) < static_cast<unsigned>(tag[b]);
-  });
-  std::vector<unsigned> sorted_tag(n);
-  for (int p = 0; p < n; p++) sorted_tag[p] = static_cast<unsigned>(tag[order[p]]);
-  std::vector<double> xs(n), ys(n), zs(n);
-  for (int r = 0; r < n; r++) {
-    xs[r] = x[3 * r];
-    ys[r] = x[3 * r + 1];
-    zs[r] = x[3 * r + 2];
-  }
-  auto find = [&](int id, int i) {
-    return topology::closest_row(static_cast<unsigned>(id), sorted_tag.data(), order.data(), n,
-                                 xs.data(), ys.data(), zs.data(), xs[i], ys[i], zs[i]);
-  };
+  const topology::HostRows index(tag, x, n);
+  auto find = [&](int id, int i) { return index.closest(id, i); };
   std::string error;
 
   // special neighbours of the owned rows

@@ -25,7 +25,8 @@ inline const char *built_precision()
 #endif
 }
 
-inline int run_gpu_tests(int argc, char **argv)
+// precision: what the log says of it (the build's, unless the program's own differs)
+inline int run_gpu_tests(int argc, char **argv, const char *precision = built_precision())
 {
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
@@ -35,7 +36,7 @@ inline int run_gpu_tests(int argc, char **argv)
     return 77;
   }
   printf("[gpu] device 0: %s, precision %s\n", mesogpu::cuda::device_description(0).c_str(),
-         built_precision());
+         precision);
   const int rc = RUN_ALL_TESTS();
   MPI_Finalize();
   return rc;

@@ -27,6 +27,7 @@
    it), so the tolerances are the same in single, mixed and double builds.
    Needs a GPU: exits 77 (ctest "skipped") otherwise. */
 
+#include "gpu_test_main.h"
 #include "lmp_session.h"
 #include "lammps/ptmc_test.h"
 #include "mesogpu_cuda.h"
@@ -363,16 +364,5 @@ TEST(GpuPtmc, RestartIsExact)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  if (mesogpu::cuda::device_count() == 0) {
-    printf("SKIPPED: no CUDA device on this machine; gpu tests run on the GPU machine\n");
-    MPI_Finalize();
-    return 77;
-  }
-  printf("[gpu] device 0: %s (ptmc is double precision in every build)\n",
-         mesogpu::cuda::device_description(0).c_str());
-  const int rc = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return rc;
+  return gpu_test::run_gpu_tests(argc, argv, "double (ptmc is double precision in every build)");
 }

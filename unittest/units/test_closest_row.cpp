@@ -1,8 +1,8 @@
 /* The closest-image search of a reneighbouring step on the device with molecular atoms
-   (cuda/topology/closest_row.h, host and device code) against LAMMPS's own way: Atom::map
-   gives the lowest index of a tag, sametag the next image, and Domain::closest_image
-   keeps the first image at the smallest distance (strict '<'). Rows with several images
-   per tag, ties included, tags that are no row. */
+   (cuda/topology/closest_row.h, host and device code, through its host index HostRows)
+   against LAMMPS's own way: Atom::map gives the lowest index of a tag, sametag the next
+   image, and Domain::closest_image keeps the first image at the smallest distance
+   (strict '<'). Rows with several images per tag, ties included, tags that are no row. */
 
 #include "topology/closest_row.h"
 
@@ -73,22 +73,10 @@ TEST(ClosestRow, EqualsLammpsClosestImage)
     // ghost rows in another order than the owned ones
     std::shuffle(tag.begin() + 60, tag.end(), rng);
     const int n = static_cast<int>(tag.size());
-    std::vector<int> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return tag[a] < tag[b]; });
-    std::vector<unsigned> sorted_tag(n);
-    for (int p = 0; p < n; p++) sorted_tag[p] = static_cast<unsigned>(tag[order[p]]);
-    std::vector<double> xs(n), ys(n), zs(n);
-    for (int r = 0; r < n; r++) {
-      xs[r] = x[3 * r];
-      ys[r] = x[3 * r + 1];
-      zs[r] = x[3 * r + 2];
-    }
+    const mesogpu::topology::HostRows rows(tag.data(), x.data(), n);
     for (int i = 0; i < n; i += 3)
       for (int want : {1, 7, 30, 59, 60, 61, 1000}) {
-        const int got = mesogpu::topology::closest_row(
-            static_cast<unsigned>(want), sorted_tag.data(), order.data(), n, xs.data(), ys.data(),
-            zs.data(), xs[i], ys[i], zs[i]);
+        const int got = rows.closest(want, i);
         EXPECT_EQ(got, lammps_closest(tag, x, i, want))
             << "round " << round << " row " << i << " tag " << want;
       }
