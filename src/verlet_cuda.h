@@ -34,6 +34,7 @@ class VerletCuda : public Verlet, public DeviceContext {
   {
     return synced ? nullptr : engine.get();
   }
+  // (the sync functions: verlet_cuda_sync.cpp)
   void sync_atoms() override;
   // the device state, for tests and diagnostics (nullptr before the first resident setup)
   const mesogpu::cuda::Engine *device_engine() const { return engine.get(); }
