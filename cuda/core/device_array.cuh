@@ -52,6 +52,8 @@ namespace cuda {
     std::string bytes_text(size_t b);
     // count elements of elem bytes, or a runtime_error naming what and how much
     void *device_alloc(size_t count, size_t elem);
+    // whether `bytes` more would pass device_alloc's checks now (free memory, the cap)
+    bool device_fits(size_t bytes);
 
     // the row of the memory report (src/memory_table.h) an allocation is charged to: the
     // array's own name if it has one (set_name), else the AllocLabel in force

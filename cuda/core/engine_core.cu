@@ -208,7 +208,9 @@ namespace cuda {
 
   long long Engine::neighbor_entries() const
   {
-    return impl->has_pair_terms() ? (long long) impl->nbr.size() : 0;
+    const Impl &s = *impl;
+    if (!s.has_pair_terms()) return 0;
+    return (long long) (s.cell_entries ? s.nbr16.size() : s.nbr.size());
   }
 
   void Engine::download_atoms(double *x, double *v, double *f, int *image) const

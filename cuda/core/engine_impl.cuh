@@ -11,6 +11,7 @@
 #include "field/field_types.cuh"
 #include "forces/force_term.cuh"
 #include "mesogpu_cuda.h"
+#include "neighbor/list_view.cuh"
 
 #include <functional>
 #include <map>
@@ -137,6 +138,24 @@ namespace cuda {
     int device_threads = 0;    // resident threads the device holds (SMs x threads per SM)
     DeviceArray<int> cell_of, cell_count, cell_atoms, nnbr, nbr;
     DeviceArray<PosType<real>> cell_pos;    // positions in cell order, for the list build
+    // the list in 16-bit cell entries (neighbor/cell_entry.h) instead of nbr, when the last
+    // build wrote them (cell_entries); list_entries: 0 (auto), 16 or 32
+    // (Engine::set_list_entries)
+    DeviceArray<unsigned short> nbr16;
+    bool cell_entries = false;
+    int list_entries = 0;
+    // cell entries name a slot of at most CELL_ENTRY_MAX_SLOTS in one of the 27 cells
+    // around the atom's: no explicit images, no larger cells
+    bool cell_entries_fit() const { return img_bits == 0 && cell_cap <= CELL_ENTRY_MAX_SLOTS; }
+    // f(view) with the view of the last build's list (neighbor/list_view.cuh)
+    template <class F> void with_list(F &&f) const
+    {
+      if (cell_entries)
+        f(CellList{nnbr.get(), nbr16.get(), cell_of.get(), cell_atoms.get(), ncell[0], ncell[1],
+                   ncell[2], cell_cap});
+      else
+        f(WideList{nnbr.get(), nbr.get()});
+    }
     DeviceArray<int> status;       // [0] max cell occupancy, [1] max neighbours, [2] rebuild flag
     int *status_host = nullptr;    // pinned
 

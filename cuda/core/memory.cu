@@ -62,6 +62,14 @@ namespace cuda {
       return p;
     }
 
+    bool device_fits(size_t bytes)
+    {
+      size_t free_b = 0, total_b = 0;
+      MESOGPU_CUDA_CALL(cudaMemGetInfo(&free_b, &total_b));
+      if (g_memory_limit && g_engine_bytes + bytes > g_memory_limit) return false;
+      return bytes <= free_b;
+    }
+
   }    // namespace detail
 }    // namespace cuda
 }    // namespace mesogpu

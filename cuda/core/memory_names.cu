@@ -56,6 +56,7 @@ namespace cuda {
     name(s.cell_atoms, "cell_atoms");
     name(s.nnbr, "nnbr");
     name(s.nbr, "nbr");
+    name(s.nbr16, "nbr (16-bit)");
     name(s.cell_pos, "cell_pos");
     name(s.status, "status");
     name(s.extent, "extent");

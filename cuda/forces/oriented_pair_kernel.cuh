@@ -50,12 +50,13 @@ namespace cuda {
       static constexpr int value = E::min_blocks;
     };
 
-    template <class Eval, bool EV, bool Images = false>
+    // List: the list's view (neighbor/list_view.cuh), 32-bit or 16-bit cell entries
+    template <class Eval, class List, bool EV, bool Images = false>
     __global__ void __launch_bounds__(BLOCK, EV ? 1 : MinBlocks<Eval>::value)
-        oriented_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
-                               const int *nbr, Eval ev, int ntp1, Vec3Out fout, Vec3Out tout,
-                               PerAtomEV ev_out)
+        oriented_forces_kernel(int n, const PosType<real> *pos, BoxD box, List list, Eval ev,
+                               int ntp1, Vec3Out fout, Vec3Out tout, PerAtomEV ev_out)
     {
+      static_assert(!Images || List::allows_images, "explicit images need 32-bit entries");
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
       const PosType<real> pi = pos[i];
@@ -63,12 +64,12 @@ namespace cuda {
       acc fx, fy, fz, tx, ty, tz, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
       fout.start(i, fx, fy, fz);
       tout.start(i, tx, ty, tz);
-      const int m = nnbr[i];
-      const int *nb = nbr + i;    // entry k at nb[k n]: a 64-bit pointer step, no int product
-      for (int k = 0; k < m; ++k, nb += n) {
-        int j = *nb;
-        const int which = (j >> SBBITS) & 3;
-        j &= NEIGHMASK;
+      const int m = list.nnbr[i];
+      const auto origin = list.origin(i);
+      size_t at = i;    // entry k at [k n + i]: a 64-bit step, no int product
+      for (int k = 0; k < m; ++k, at += n) {
+        int which;
+        int j = list.neighbor(origin, at, which);
         const int img = take_image<Images>(j, box);
         const PosType<real> pj = pos[j];
         const Delta d = pair_delta<Images>(pi, pj, img, box);    // x_i - x_j
@@ -106,13 +107,22 @@ namespace cuda {
     template <class Eval>
     void launch_oriented_pair_kernel(Engine::Impl &s, const ForceStep &c, const Eval &ev)
     {
-      auto kernel = c.ev ? oriented_forces_kernel<Eval, true> : oriented_forces_kernel<Eval, false>;
-      if (c.box.img_bits)    // small box: explicit images
-        kernel = c.ev ? oriented_forces_kernel<Eval, true, true>
-                      : oriented_forces_kernel<Eval, false, true>;
-      kernel<<<c.nb, BLOCK>>>(s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), ev, s.ntp1(),
-                              c.force, c.torque, c.ev_out);
-      MESOGPU_CUDA_LAUNCH_CHECK();
+      if (c.box.img_bits) {    // small box: explicit images
+        auto kernel = c.ev ? oriented_forces_kernel<Eval, WideList, true, true>
+                           : oriented_forces_kernel<Eval, WideList, false, true>;
+        kernel<<<c.nb, BLOCK>>>(s.n, s.pos.get(), c.box, WideList{s.nnbr.get(), s.nbr.get()}, ev,
+                                s.ntp1(), c.force, c.torque, c.ev_out);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+        return;
+      }
+      s.with_list([&](const auto &list) {
+        using List = std::decay_t<decltype(list)>;
+        auto kernel = c.ev ? oriented_forces_kernel<Eval, List, true>
+                           : oriented_forces_kernel<Eval, List, false>;
+        kernel<<<c.nb, BLOCK>>>(s.n, s.pos.get(), c.box, list, ev, s.ntp1(), c.force, c.torque,
+                                c.ev_out);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+      });
     }
 
   }    // namespace detail

@@ -35,11 +35,13 @@ namespace cuda {
     // More than one lane when the atoms are too few to fill the device and each has many
     // neighbours (a few thousand atoms, long cutoffs): one lane per atom then leaves most
     // of the device idle while each thread walks hundreds of entries one after another.
-    template <class Pair, bool EV, bool Images = false, int Group = 1>
-    __global__ void pair_forces_kernel(int n, const PosType<real> *pos, BoxD box, const int *nnbr,
-                                       const int *nbr, Pair pair, int ntp1, Special4 special_lj,
-                                       Vec3Out fout, PerAtomEV ev, ErrorRecord *err)
+    // List: the list's view (neighbor/list_view.cuh), 32-bit or 16-bit cell entries
+    template <class Pair, class List, bool EV, bool Images = false, int Group = 1>
+    __global__ void pair_forces_kernel(int n, const PosType<real> *pos, BoxD box, List list,
+                                       Pair pair, int ntp1, Special4 special_lj, Vec3Out fout,
+                                       PerAtomEV ev, ErrorRecord *err)
     {
+      static_assert(!Images || List::allows_images, "explicit images need 32-bit entries");
       static_assert(Group == 1 || (Group >= 2 && Group <= 32 && (Group & (Group - 1)) == 0),
                     "a group is a power of two within a warp");
       const long long t = (long long) blockIdx.x * blockDim.x + threadIdx.x;
@@ -55,14 +57,14 @@ namespace cuda {
         fout.start(i, fx, fy, fz);
       else
         fx = fy = fz = acc(0);
-      const int m = active ? nnbr[i] : 0;
-      // entry k at nbr[k n + i]: a 64-bit pointer step, no int product
-      const int *nb = nbr + i + (size_t) lane * n;
+      const int m = active ? list.nnbr[i] : 0;
+      const auto origin = list.origin(active ? i : 0);
+      // entry k at [k n + i]: a 64-bit step, no int product
+      size_t at = i + (size_t) lane * n;
       const size_t stride = (size_t) Group * n;
-      for (int k = lane; k < m; k += Group, nb += stride) {
-        int j = *nb;
-        const int which = (j >> SBBITS) & 3;    // as LAMMPS sbmask(): the shift is arithmetic
-        j &= NEIGHMASK;
+      for (int k = lane; k < m; k += Group, at += stride) {
+        int which;
+        int j = list.neighbor(origin, at, which);
         const int img = take_image<Images>(j, box);
         const PosType<real> pj = pos[j];
         const Delta d = pair_delta<Images>(pi, pj, img, box);    // x_i - x_j
@@ -116,14 +118,15 @@ namespace cuda {
       if (EV) ev.store(i, e, v);
     }
 
-    template <class Pair, int Group>
-    void launch_pair_kernel_group(Engine::Impl &s, const ForceStep &c, const Pair &pair)
+    template <class Pair, class List, int Group>
+    void launch_pair_kernel_group(Engine::Impl &s, const ForceStep &c, const Pair &pair,
+                                  const List &list)
     {
-      auto kernel = c.ev ? pair_forces_kernel<Pair, true, false, Group>
-                         : pair_forces_kernel<Pair, false, false, Group>;
-      kernel<<<blocks64((long long) s.n * Group), BLOCK>>>(
-          s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(), c.special_lj, c.force,
-          c.ev_out, s.err.get());
+      auto kernel = c.ev ? pair_forces_kernel<Pair, List, true, false, Group>
+                         : pair_forces_kernel<Pair, List, false, false, Group>;
+      kernel<<<blocks64((long long) s.n * Group), BLOCK>>>(s.n, s.pos.get(), c.box, list, pair,
+                                                           s.ntp1(), c.special_lj, c.force,
+                                                           c.ev_out, s.err.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
 
@@ -131,15 +134,18 @@ namespace cuda {
     void launch_pair_kernel(Engine::Impl &s, const ForceStep &c, const Pair &pair)
     {
       if (c.box.img_bits) {    // small box: explicit images (few atoms; one lane per atom)
-        auto kernel =
-            c.ev ? pair_forces_kernel<Pair, true, true> : pair_forces_kernel<Pair, false, true>;
-        kernel<<<c.nb, BLOCK>>>(s.n, s.pos.get(), c.box, s.nnbr.get(), s.nbr.get(), pair, s.ntp1(),
-                                c.special_lj, c.force, c.ev_out, s.err.get());
+        auto kernel = c.ev ? pair_forces_kernel<Pair, WideList, true, true>
+                           : pair_forces_kernel<Pair, WideList, false, true>;
+        kernel<<<c.nb, BLOCK>>>(s.n, s.pos.get(), c.box, WideList{s.nnbr.get(), s.nbr.get()}, pair,
+                                s.ntp1(), c.special_lj, c.force, c.ev_out, s.err.get());
         MESOGPU_CUDA_LAUNCH_CHECK();
         return;
       }
-      with_lanes(s.pair_group, [&](auto lanes) {
-        launch_pair_kernel_group<Pair, decltype(lanes)::value>(s, c, pair);
+      s.with_list([&](const auto &list) {
+        using List = std::decay_t<decltype(list)>;
+        with_lanes(s.pair_group, [&](auto lanes) {
+          launch_pair_kernel_group<Pair, List, decltype(lanes)::value>(s, c, pair, list);
+        });
       });
     }
 

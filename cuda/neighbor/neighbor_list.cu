@@ -131,15 +131,16 @@ namespace cuda {
     // or dropped as LAMMPS does; column-major (nbr[k * n + i]) so reads coalesce.
     // Group lanes per atom (Impl::build_group): the lanes test a cell's slots Group at a
     // time and place their hits by a ballot in slot order, so the list is the same as
-    // with one lane, entry for entry.
-    template <int Group>
+    // with one lane, entry for entry. Cell: 16-bit cell entries into nbr16
+    // (neighbor/cell_entry.h) instead of 32-bit indices into nbr, in the same order.
+    template <int Group, bool Cell>
     __global__ void build_neighbors_kernel(int n, int nlocal, const PosType<real> *pos, BoxD box,
                                            int3 ncell, const int *cell_of, const int *cell_count,
                                            const int *cell_atoms, const PosType<real> *cell_pos,
                                            int cell_cap, const real *cutneighsq, int ntp1,
                                            const int *nspecial, const int *special, int maxspecial,
                                            int4 special_flag, ExclusionD ex, int *nnbr, int *nbr,
-                                           int nbr_cap, int *status)
+                                           unsigned short *nbr16, int nbr_cap, int *status)
     {
       static_assert(Group == 1 || (Group >= 2 && Group <= 32 && (Group & (Group - 1)) == 0),
                     "a group is a power of two within a warp");
@@ -207,7 +208,13 @@ namespace cuda {
                 count += __popc(hits);
               }
               // column k of the list starts at k n: past 2^31 entries at ~30 M atoms
-              if (hit && at < nbr_cap) nbr[(size_t) at * n + i] = entry;
+              if (hit && at < nbr_cap) {
+                if constexpr (Cell)
+                  nbr16[(size_t) at * n + i] =
+                      make_cell_entry(k, dx, dy, dz, (entry >> SBBITS) & 3);
+                else
+                  nbr[(size_t) at * n + i] = entry;
+              }
             }
           }
       if (lane != 0) return;
@@ -286,15 +293,43 @@ namespace cuda {
       if (count > nbr_cap) atomicMax(&status[1], count);
     }
 
-    template <int Group>
+    template <int Group, bool Cell>
     void launch_build_neighbors_group(Engine::Impl &s, const BoxD &box, int3 nc, int4 sflag)
     {
-      build_neighbors_kernel<Group><<<blocks64((long long) s.n * Group), BLOCK>>>(
+      build_neighbors_kernel<Group, Cell><<<blocks64((long long) s.n * Group), BLOCK>>>(
           s.n, s.nlocal, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(),
           s.cell_atoms.get(), s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
           s.maxspecial ? s.nspecial.get() : nullptr, s.maxspecial ? s.special.get() : nullptr,
-          s.maxspecial, sflag, s.exclusion_view(), s.nnbr.get(), s.nbr.get(), s.nbr_cap,
-          s.status.get());
+          s.maxspecial, sflag, s.exclusion_view(), s.nnbr.get(), s.nbr.get(), s.nbr16.get(),
+          s.nbr_cap, s.status.get());
+    }
+
+    // 16-bit cell entries or 32-bit indices for a list of nbr_cap entries per atom:
+    // list_entries 32 or 16 (16 where cell entries fit the grid), or auto: 32-bit entries
+    // (cell entries cost the pair kernel a second gather: LJ on an H100 ran 6 % slower at
+    // 32k atoms and 14 % at 2 M and 16 M with them), unless the 32-bit list would leave
+    // less than LIST_HEADROOM_PER_ATOM bytes per atom (the per-atom energies of the first
+    // energy step, a sort's scratch) + LIST_HEADROOM bytes free where cell entries fit
+    constexpr size_t LIST_HEADROOM_PER_ATOM = 128, LIST_HEADROOM = 64u << 20;
+    bool choose_cell_entries(Engine::Impl &s)
+    {
+      if (s.list_entries == 32 || !s.cell_entries_fit()) return false;
+      if (s.list_entries == 16) return true;
+      const size_t want = (size_t) s.nbr_cap * s.n * sizeof(int);
+      const size_t held = s.nbr.capacity() * sizeof(int) + s.nbr16.capacity() * sizeof(short);
+      if (want <= s.nbr.capacity() * sizeof(int)) return false;    // held already
+      const size_t more = want > held ? want - held : 0;
+      return !device_fits(more + (size_t) s.n * LIST_HEADROOM_PER_ATOM + LIST_HEADROOM);
+    }
+
+    // n rows of `cap` entries: with ghosts (several ranks) the rows change a little at every
+    // rebuild: grow with 1/64 slack, else each growth by a few rows frees and allocates the
+    // whole list (gigabytes; the free waits for the device) at each rebuild
+    template <class T> void size_list(Engine::Impl &s, DeviceArray<T> &list)
+    {
+      if (s.nlocal < s.n && (size_t) s.nbr_cap * s.n > list.capacity())
+        list.resize((size_t) s.nbr_cap * (s.n + s.n / 64 + 256));
+      list.resize((size_t) s.nbr_cap * s.n);
     }
 
     // lanes per atom (1, 4, 8, 16, 32) for `n` atoms with `work` items each (list
@@ -515,13 +550,18 @@ namespace cuda {
                         ? s.fixed_build_group
                         : choose_lanes(s.nlocal, 27.0 * s.n / ncells, s.device_threads, 16.0);
     while (s.has_pair_terms()) {
+      // the layout of this build (again after a growth); the other layout's array is freed
+      // before this one grows
+      s.cell_entries = choose_cell_entries(s);
+      if (s.cell_entries)
+        s.nbr.release();
+      else
+        s.nbr16.release();
       // nbr_cap entries per atom, column-major: 64-bit size (past 2^31 at ~30 M LJ atoms)
-      // with ghosts (several ranks) the rows change a little at every rebuild: grow with
-      // 1/64 slack, else each growth by a few rows frees and allocates the whole list
-      // (gigabytes; the free waits for the device) at each rebuild
-      if (s.nlocal < s.n && (size_t) s.nbr_cap * s.n > s.nbr.capacity())
-        s.nbr.resize((size_t) s.nbr_cap * (s.n + s.n / 64 + 256));
-      s.nbr.resize((size_t) s.nbr_cap * s.n);
+      if (s.cell_entries)
+        size_list(s, s.nbr16);
+      else
+        size_list(s, s.nbr);
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 1, 0, sizeof(int)));
       if (s.img_bits && s.nlocal < s.n)
         throw std::logic_error("mesogpu: a rank's box with ghosts takes no explicit images");
@@ -534,7 +574,10 @@ namespace cuda {
             s.nnbr.get(), s.nbr.get(), s.nbr_cap, s.status.get());
       else
         with_lanes(s.build_group, [&](auto lanes) {
-          launch_build_neighbors_group<decltype(lanes)::value>(s, box, nc, sflag);
+          if (s.cell_entries)
+            launch_build_neighbors_group<decltype(lanes)::value, true>(s, box, nc, sflag);
+          else
+            launch_build_neighbors_group<decltype(lanes)::value, false>(s, box, nc, sflag);
         });
       MESOGPU_CUDA_LAUNCH_CHECK();
       MESOGPU_CUDA_CALL(
@@ -551,6 +594,31 @@ namespace cuda {
                                         : choose_lanes(s.nlocal, s.nbr_cap, s.device_threads, 16.0);
     s.ago = 0;
     s.built = true;
+  }
+
+  int Engine::list_entry_bits() const
+  {
+    return impl->cell_entries ? 16 : 32;
+  }
+
+  std::string Engine::cell_entries_refusal() const
+  {
+    const Impl &s = *impl;
+    if (s.img_bits)
+      return "the box needs explicit images (a periodic side shorter than two cutoffs + skin)";
+    if (s.cell_cap > CELL_ENTRY_MAX_SLOTS)
+      return "a cell needs " + std::to_string(s.cell_cap) + " slots, more than the " +
+             std::to_string(CELL_ENTRY_MAX_SLOTS) + " a 16-bit entry can name";
+    return "";
+  }
+
+  void Engine::set_list_entries(int bits)
+  {
+    if (bits != 0 && bits != 16 && bits != 32)
+      throw std::invalid_argument("mesogpu: neighbour list entries of " + std::to_string(bits) +
+                                  " bits (0 for auto, 16 or 32)");
+    impl->list_entries = bits;
+    impl->built = false;    // the next build writes the new layout
   }
 
   int Engine::build_lanes() const

@@ -75,10 +75,12 @@ namespace cuda {
     }
 
     // 2. each active end of the group chooses its monomer and claims it
-    template <bool Images>
-    __global__ void cg_choose_kernel(ChainView c, BoxD box, const int *nnbr, const int *nbr,
-                                     int *best, unsigned long long *key, unsigned long long *claim)
+    // List: the list's view (neighbor/list_view.cuh), 32-bit or 16-bit cell entries
+    template <class List, bool Images>
+    __global__ void cg_choose_kernel(ChainView c, BoxD box, List list, int *best,
+                                     unsigned long long *key, unsigned long long *claim)
     {
+      static_assert(!Images || List::allows_images, "explicit images need 32-bit entries");
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= c.n) return;
       best[i] = -1;
@@ -89,10 +91,13 @@ namespace cuda {
       double ubest = 2.0;
       long long tbest = 0;
       int jbest = -1;
-      const int m = nnbr[i];
-      const int *nb = nbr + i;    // entry k at nb[k n]
-      for (int k = 0; k < m; ++k, nb += n) {
-        int j = *nb & NEIGHMASK;
+      const int m = list.nnbr[i];
+      const auto origin = list.origin(i);
+      size_t at = i;    // entry k at [k n + i]
+      for (int k = 0; k < m; ++k, at += n) {
+        int which;    // the special level: growth takes any pair within reach
+        int j = list.neighbor(origin, at, which);
+        (void) which;
         const int code = take_image<Images>(j, box);
         if (!(c.mask[j] & c.groupbit)) continue;
         if (!phys::chain_growth_free(static_cast<int>(c.state[j]),
@@ -227,11 +232,14 @@ namespace cuda {
     const BoxD box = s.box();
     const int nb = blocks(s.n);
     if (box.img_bits)
-      cg_choose_kernel<true><<<nb, BLOCK>>>(c, box, s.nnbr.get(), s.nbr.get(), s.cg_best.get(),
-                                            s.cg_key.get(), s.cg_claim.get());
+      cg_choose_kernel<WideList, true><<<nb, BLOCK>>>(c, box, WideList{s.nnbr.get(), s.nbr.get()},
+                                                      s.cg_best.get(), s.cg_key.get(),
+                                                      s.cg_claim.get());
     else
-      cg_choose_kernel<false><<<nb, BLOCK>>>(c, box, s.nnbr.get(), s.nbr.get(), s.cg_best.get(),
-                                             s.cg_key.get(), s.cg_claim.get());
+      s.with_list([&](const auto &list) {
+        cg_choose_kernel<std::decay_t<decltype(list)>, false>
+            <<<nb, BLOCK>>>(c, box, list, s.cg_best.get(), s.cg_key.get(), s.cg_claim.get());
+      });
     MESOGPU_CUDA_LAUNCH_CHECK();
     cg_apply_kernel<<<nb, BLOCK>>>(c, s.cg_best.get(), s.cg_key.get(), s.cg_claim.get(),
                                    s.cg_candidates.get(), s.cg_flags.get() + 1);

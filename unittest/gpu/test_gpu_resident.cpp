@@ -554,6 +554,79 @@ TEST(GpuResident, SortingKeepsResultsLJ)
   compare_sorting([](Lmp &l, bool dev) { lj_liquid(l, dev); }, "lj");
 }
 
+// 16-bit cell entries and 32-bit indices hold the same list in the same order: the same
+// forces, energies and trajectory to the bit (the 32-bit list follows the CPU in the tests
+// above; default runs take cell entries, so those tests check them against the CPU too)
+int entry_bits(Lmp &l)
+{
+  if (std::string(l.lmp->update->integrate_style) != "verlet/cuda") return -1;
+  auto *run = static_cast<LAMMPS_NS::VerletCuda *>(l.lmp->update->integrate);
+  return run->device_engine() ? run->device_engine()->list_entry_bits() : -1;
+}
+
+void compare_list_entries(void (*setup)(Lmp &, bool), const char *label, int steps = 200)
+{
+  Lmp a, b;
+  setup(a, true);
+  setup(b, true);
+  a.cmds({"run_style verlet/cuda list_entries 16", "thermo_style custom step pe press", "thermo 50",
+          "run " + std::to_string(steps) + " post no"});
+  b.cmds({"run_style verlet/cuda list_entries 32", "thermo_style custom step pe press", "thermo 50",
+          "run " + std::to_string(steps) + " post no"});
+  printf("[gpu] list entries (%s): %d-bit vs %d-bit, pe %.17g vs %.17g after %d steps\n", label,
+         entry_bits(a), entry_bits(b), a.thermo("pe"), b.thermo("pe"), steps);
+  EXPECT_EQ(entry_bits(a), 16);
+  EXPECT_EQ(entry_bits(b), 32);
+  EXPECT_EQ(a.positions(), b.positions());
+  EXPECT_EQ(a.peratom(a.lmp->atom->v), b.peratom(b.lmp->atom->v));
+  EXPECT_EQ(a.forces(), b.forces());
+  EXPECT_EQ(a.thermo("pe"), b.thermo("pe"));
+  EXPECT_EQ(a.thermo("press"), b.thermo("press"));
+}
+
+TEST(GpuResident, CellEntriesEqualWideEntriesLJ)
+{
+  // two types, every-step rebuilds: cells and lists change often
+  compare_list_entries([](Lmp &l, bool dev) { lj_liquid(l, dev); }, "lj");
+}
+
+TEST(GpuResident, CellEntriesEqualWideEntriesSpecial)
+{
+  // special_bonds lj 0 0 0.5: 1-4 pairs carry special bits in the entries, sorting on
+  compare_list_entries(
+      [](Lmp &l, bool dev) {
+        angle_melt(l, dev, "harmonic", "charmm");
+        l.cmd("atom_modify sort 20 0.0");
+      },
+      "special 1-4, sorted");
+}
+
+TEST(GpuResident, CellEntriesEqualWideEntriesLanes)
+{
+  // few atoms, long lists: several lanes per atom read the cell entries
+  compare_list_entries(
+      [](Lmp &l, bool dev) {
+        // 4,000 atoms, ~530 neighbours each, 27 cells of ~150 atoms (at most 512 slots)
+        lj_liquid(l, dev, 10);
+        l.cmds({"pair_style " + S(dev, "lj/cut") + " 5.0", "pair_coeff * * 1.0 1.0"});
+      },
+      "lanes", 100);
+}
+
+TEST(GpuResident, SmallBoxKeepsWideEntries)
+{
+  // a periodic side below two cutoffs + skin: explicit images, which cell entries cannot
+  // name; list_entries 16 falls back to 32-bit entries and says why
+  Lmp l;
+  lj_liquid(l, true, 2);
+  l.cmds({"run_style verlet/cuda list_entries 16", "run 10 post no"});
+  auto *run = static_cast<LAMMPS_NS::VerletCuda *>(l.lmp->update->integrate);
+  ASSERT_NE(run->device_engine(), nullptr);
+  EXPECT_EQ(entry_bits(l), 32);
+  EXPECT_NE(run->device_engine()->cell_entries_refusal().find("explicit images"),
+            std::string::npos);
+}
+
 TEST(GpuResident, SortingKeepsResultsTopology)
 {
   compare_sorting([](Lmp &l, bool dev) { angle_melt(l, dev, "harmonic", "charmm"); },
@@ -1420,6 +1493,30 @@ TEST(GpuResident, MemoryShortageIsAnError)
   Lmp ok;
   lj_liquid(ok, true);
   EXPECT_EQ(ok.error_of("run 1 post no"), "");
+}
+
+// list_entries auto: 32-bit entries, unless the 32-bit list would leave too little free
+// (below 128 bytes per atom + 64 MiB) where 16-bit cell entries fit: under a cap of 10 MB
+// (MESOGPU_DEVICE_MEMORY_LIMIT) the 4000 atoms take cell entries (the whole engine then
+// holds ~2 MB), and follow the uncapped 32-bit run to the bit
+TEST(GpuResident, AutoEntriesShrinkToFitMemory)
+{
+  Lmp wide;
+  lj_liquid(wide, true);
+  wide.cmds({"thermo_style custom step pe press", "thermo 50", "run 100 post no"});
+  setenv("MESOGPU_DEVICE_MEMORY_LIMIT", "1e7", 1);
+  Lmp capped;
+  lj_liquid(capped, true);
+  capped.cmds({"thermo_style custom step pe press", "thermo 50", "run 100 post no"});
+  const int bits_capped = entry_bits(capped);
+  unsetenv("MESOGPU_DEVICE_MEMORY_LIMIT");
+  printf("[gpu] list_entries auto: %d-bit without a cap, %d-bit under a 10 MB cap\n",
+         entry_bits(wide), bits_capped);
+  EXPECT_EQ(entry_bits(wide), 32);
+  EXPECT_EQ(bits_capped, 16);
+  EXPECT_EQ(capped.positions(), wide.positions());
+  EXPECT_EQ(capped.forces(), wide.forces());
+  EXPECT_EQ(capped.thermo("pe"), wide.thermo("pe"));
 }
 
 // fix_modify temp with a compute temp of another group: the device thermostats use that
