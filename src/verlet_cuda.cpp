@@ -111,6 +111,10 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
   if (!mesogpu::memtable::parse_report_env(std::getenv("MESOGPU_MEMORY_REPORT"), memory_report,
                                            why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_MEMORY_REPORT: {}", why);
+  // the neighbour list's entries: MESOGPU_LIST_ENTRIES, then the keyword list_entries
+  env = std::getenv("MESOGPU_LIST_ENTRIES");
+  if (env && !mesogpu::parse_list_entries(env, list_entries, why))
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_LIST_ENTRIES: {}", why);
   for (int i = 0; i < narg; i++) {
     if (strcmp(arg[i], "share") == 0) {
       if (i + 1 >= narg)
@@ -138,10 +142,16 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
         error->all(FLERR, "run_style verlet/cuda: keyword memory needs a value (yes or no)");
       memory_report = strcmp(arg[i + 1], "yes") == 0;
       i++;
+    } else if (strcmp(arg[i], "list_entries") == 0) {
+      // 16-bit cell entries or 32-bit indices in the neighbour list
+      if (i + 1 >= narg || !mesogpu::parse_list_entries(arg[i + 1], list_entries, why))
+        error->all(FLERR, "run_style verlet/cuda: list_entries {}",
+                   i + 1 < narg ? why : "needs a value (auto, 16 or 32)");
+      i++;
     } else {
       error->all(FLERR,
                  "run_style verlet/cuda: unknown keyword '{}' (allowed: share yes|no, rebuild "
-                 "device|host, memory yes|no, exchange host|ipc)",
+                 "device|host, memory yes|no, exchange host|ipc, list_entries auto|16|32)",
                  arg[i]);
     }
   }
@@ -405,6 +415,7 @@ void VerletCuda::upload()
     // (several ranks: not here, the rows stay in LAMMPS's order of owned atoms and ghosts;
     // a device rebuild sorts the owned rows between the exchange and the borders)
     engine->set_sort(multi_rank ? 0 : atom->sortfreq);
+    engine->set_list_entries(list_entries);
     engine->set_neighbor(neighbor->cutneighmax, neighbor->skin, cutneighsq, neighbor->every,
                          neighbor->delay, neighbor->dist_check != 0);
     if (force->pair) dynamic_cast<DeviceForce *>(force->pair)->device_setup(*engine);
@@ -555,10 +566,17 @@ void VerletCuda::resident_setup(int flag, bool full)
                    "  verlet/cuda setup: {:.3f} s host (exchange, ghosts{}), {:.3f} s upload, "
                    "{:.3f} s device list and forces, {:.3f} s fix setup and output; device "
                    "memory {:.2f} GiB held, {:.2f} of {:.2f} GiB free; {} neighbour entries "
-                   "({} per atom); lanes per atom: {} list build, {} pair\n",
+                   "({} per atom, {}-bit); lanes per atom: {} list build, {} pair\n",
                    t1 - t0, host_lists_needed ? ", host lists" : "", t2 - t1, t3 - t2, t4 - t3,
                    held / gib, free_b / gib, total_b / gib, entries, n > 0 ? entries / n : 0,
-                   engine->build_lanes(), engine->pair_lanes());
+                   engine->list_entry_bits(), engine->build_lanes(), engine->pair_lanes());
+    // asked for 16-bit entries and did not get them, or auto took them: say why
+    if (list_entries == 16 && entries > 0 && engine->list_entry_bits() != 16)
+      utils::logmesg(lmp, "  verlet/cuda list_entries 16: 32-bit entries instead: {}\n",
+                     engine->cell_entries_refusal());
+    if (list_entries == 0 && entries > 0 && engine->list_entry_bits() == 16)
+      utils::logmesg(lmp, "  verlet/cuda list_entries auto: 16-bit cell entries, since 32-bit "
+                          "ones would leave too little device memory free\n");
   }
   if (full) log_memory("end of setup");
 }

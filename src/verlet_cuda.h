@@ -76,6 +76,8 @@ class VerletCuda : public Verlet, public DeviceContext {
   bool exchange_ipc = true;    // exchange ipc (the default; falls back to host)
   // the device memory report by array (keyword memory, MESOGPU_MEMORY_REPORT)
   bool memory_report = false;
+  // the neighbour list's entries (keyword list_entries, MESOGPU_LIST_ENTRIES): 0 auto, 16, 32
+  int list_entries = 0;
   void log_memory(const char *when);
   // reneighbouring steps on several ranks: on the device (keyword rebuild device, the
   // default, src/cuda/device_rebuild.h) or through the host; how many went each way in

@@ -89,6 +89,24 @@ inline bool parse_exchange(const char *value, bool &ipc, std::string &error)
   return true;
 }
 
+// run_style verlet/cuda list_entries auto|16|32 (or MESOGPU_LIST_ENTRIES): the neighbour
+// list's entries, 0 for auto (16-bit cell entries where they fit), 16 or 32
+inline bool parse_list_entries(const char *value, int &bits, std::string &error)
+{
+  const std::string v = value ? value : "";
+  if (v == "auto") {
+    bits = 0;
+  } else if (v == "16") {
+    bits = 16;
+  } else if (v == "32") {
+    bits = 32;
+  } else {
+    error = "'" + v + "' is not auto, 16 or 32";
+    return false;
+  }
+  return true;
+}
+
 }    // namespace mesogpu
 
 #endif

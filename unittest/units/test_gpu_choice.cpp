@@ -95,3 +95,22 @@ TEST(GpuChoice, ParseExchange)
   }
   EXPECT_FALSE(mesogpu::parse_exchange(nullptr, ipc, error));
 }
+
+TEST(GpuChoice, ParseListEntries)
+{
+  int bits = -1;
+  std::string error;
+  EXPECT_TRUE(mesogpu::parse_list_entries("auto", bits, error));
+  EXPECT_EQ(bits, 0);
+  EXPECT_TRUE(mesogpu::parse_list_entries("16", bits, error));
+  EXPECT_EQ(bits, 16);
+  EXPECT_TRUE(mesogpu::parse_list_entries("32", bits, error));
+  EXPECT_EQ(bits, 32);
+  for (const char *bad : {"8", "64", "short", "", "16bit"}) {
+    bits = 32;
+    EXPECT_FALSE(mesogpu::parse_list_entries(bad, bits, error)) << bad;
+    EXPECT_EQ(bits, 32) << bad;    // unchanged on a bad value
+    EXPECT_NE(error.find(std::string("'") + bad + "' is not auto, 16 or 32"), std::string::npos);
+  }
+  EXPECT_FALSE(mesogpu::parse_list_entries(nullptr, bits, error));
+}
