@@ -65,11 +65,11 @@ namespace cuda {
       fout.start(i, fx, fy, fz);
       tout.start(i, tx, ty, tz);
       const int m = list.nnbr[i];
-      const auto origin = list.origin(i);
-      size_t at = i;    // entry k at [k n + i]: a 64-bit step, no int product
-      for (int k = 0; k < m; ++k, at += n) {
+      // entry k at [k n + i]: a 64-bit pointer step, no int product
+      auto cur = list.cursor(i, i);
+      for (int k = 0; k < m; ++k, list.advance(cur, n)) {
         int which;
-        int j = list.neighbor(origin, at, which);
+        int j = list.neighbor(cur, which);
         const int img = take_image<Images>(j, box);
         const PosType<real> pj = pos[j];
         const Delta d = pair_delta<Images>(pi, pj, img, box);    // x_i - x_j

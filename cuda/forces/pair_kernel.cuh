@@ -19,6 +19,8 @@
 
 #include "core/engine_impl.cuh"
 
+#include <type_traits>
+
 namespace mesogpu {
 namespace cuda {
   namespace detail {
@@ -37,9 +39,10 @@ namespace cuda {
     // of the device idle while each thread walks hundreds of entries one after another.
     // List: the list's view (neighbor/list_view.cuh), 32-bit or 16-bit cell entries
     template <class Pair, class List, bool EV, bool Images = false, int Group = 1>
-    __global__ void pair_forces_kernel(int n, const PosType<real> *pos, BoxD box, List list,
-                                       Pair pair, int ntp1, Special4 special_lj, Vec3Out fout,
-                                       PerAtomEV ev, ErrorRecord *err)
+    __device__ __forceinline__ void pair_forces(int n, const PosType<real> *pos, BoxD box,
+                                                List list, Pair pair, int ntp1,
+                                                Special4 special_lj, Vec3Out fout, PerAtomEV ev,
+                                                ErrorRecord *err)
     {
       static_assert(!Images || List::allows_images, "explicit images need 32-bit entries");
       static_assert(Group == 1 || (Group >= 2 && Group <= 32 && (Group & (Group - 1)) == 0),
@@ -58,13 +61,12 @@ namespace cuda {
       else
         fx = fy = fz = acc(0);
       const int m = active ? list.nnbr[i] : 0;
-      const auto origin = list.origin(active ? i : 0);
-      // entry k at [k n + i]: a 64-bit step, no int product
-      size_t at = i + (size_t) lane * n;
+      // entry k at [k n + i]: a 64-bit pointer step, no int product
+      auto cur = list.cursor(active ? i : 0, i + (size_t) lane * n);
       const size_t stride = (size_t) Group * n;
-      for (int k = lane; k < m; k += Group, at += stride) {
+      for (int k = lane; k < m; k += Group, list.advance(cur, stride)) {
         int which;
-        int j = list.neighbor(origin, at, which);
+        int j = list.neighbor(cur, which);
         const int img = take_image<Images>(j, box);
         const PosType<real> pj = pos[j];
         const Delta d = pair_delta<Images>(pi, pj, img, box);    // x_i - x_j
@@ -118,12 +120,46 @@ namespace cuda {
       if (EV) ev.store(i, e, v);
     }
 
+    template <class Pair, class List, bool EV, bool Images = false, int Group = 1>
+    __global__ void pair_forces_kernel(int n, const PosType<real> *pos, BoxD box, List list,
+                                       Pair pair, int ntp1, Special4 special_lj, Vec3Out fout,
+                                       PerAtomEV ev, ErrorRecord *err)
+    {
+      pair_forces<Pair, List, EV, Images, Group>(n, pos, box, list, pair, ntp1, special_lj, fout,
+                                                 ev, err);
+    }
+
+    // Cell entries at full occupancy (2048 threads per SM on sm_80/sm_90: 32 registers).
+    // Left to itself the compiler gives the cell-entry kernel of LJ 39 registers (the cursor
+    // keeps the atom's cell), which leaves room for 75 % of the threads; bounded, its force
+    // steps keep 32 without spilling. Only for evaluators that say so (full_occupancy):
+    // bounded, DPD spills 120 bytes and table/r2 24. Bounds on the 32-bit kernel made it
+    // worse (40 registers instead of 32), and the EV steps spill, so both stay free.
+    template <class P, class = void> struct wants_full_occupancy : std::false_type {};
+    template <class P>
+    struct wants_full_occupancy<P, std::void_t<decltype(P::full_occupancy)>>
+        : std::bool_constant<P::full_occupancy> {};
+    constexpr int THREADS_PER_SM = 2048;
+    template <class Pair, int Group>
+    __global__ void __launch_bounds__(BLOCK, THREADS_PER_SM / BLOCK)
+        pair_forces_kernel_cell(int n, const PosType<real> *pos, BoxD box, CellList list,
+                                Pair pair, int ntp1, Special4 special_lj, Vec3Out fout,
+                                PerAtomEV ev, ErrorRecord *err)
+    {
+      pair_forces<Pair, CellList, false, false, Group>(n, pos, box, list, pair, ntp1, special_lj,
+                                                       fout, ev, err);
+    }
+
     template <class Pair, class List, int Group>
     void launch_pair_kernel_group(Engine::Impl &s, const ForceStep &c, const Pair &pair,
                                   const List &list)
     {
-      auto kernel = c.ev ? pair_forces_kernel<Pair, List, true, false, Group>
-                         : pair_forces_kernel<Pair, List, false, false, Group>;
+      auto kernel = pair_forces_kernel<Pair, List, false, false, Group>;
+      if (c.ev)
+        kernel = pair_forces_kernel<Pair, List, true, false, Group>;
+      else if constexpr (std::is_same_v<List, CellList> && Group == 1 &&
+                         wants_full_occupancy<Pair>::value)
+        kernel = pair_forces_kernel_cell<Pair, Group>;
       kernel<<<blocks64((long long) s.n * Group), BLOCK>>>(s.n, s.pos.get(), c.box, list, pair,
                                                            s.ntp1(), c.special_lj, c.force,
                                                            c.ev_out, s.err.get());

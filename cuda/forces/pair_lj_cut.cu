@@ -9,6 +9,8 @@ namespace cuda {
 
   namespace {
     struct PairLJDev : detail::PlainPairEvaluator {
+      // 16-bit cell entries: bounded to 32 registers without spills (pair_kernel.cuh)
+      static constexpr bool full_occupancy = true;
       const physics::LJCutParams<real> *p;
       const real *cutsq;
       __device__ bool eval(int ti, int tj, int ntp1, real rsq, real &fpair, real &e) const

@@ -92,11 +92,10 @@ namespace cuda {
       long long tbest = 0;
       int jbest = -1;
       const int m = list.nnbr[i];
-      const auto origin = list.origin(i);
-      size_t at = i;    // entry k at [k n + i]
-      for (int k = 0; k < m; ++k, at += n) {
+      auto cur = list.cursor(i, i);    // entry k at [k n + i]
+      for (int k = 0; k < m; ++k, list.advance(cur, n)) {
         int which;    // the special level: growth takes any pair within reach
-        int j = list.neighbor(origin, at, which);
+        int j = list.neighbor(cur, which);
         (void) which;
         const int code = take_image<Images>(j, box);
         if (!(c.mask[j] & c.groupbit)) continue;
