@@ -12,8 +12,14 @@
 # naming the winning configuration. Every configuration's rate is printed too.
 # Usage: bench/run_bench.sh LMP OUTDIR [quick]   (BENCH_ONLY=regex picks systems by name)
 #   LMP: the host lmp (device profile, MPI); LAMMPS_PLUGIN_PATH must name mesogpu's folder.
-#   BENCH_GPU_RANKS (default "1 4 8 16"), BENCH_CPU_RANKS (default: all cores),
-#   MPIRUN (default mpirun).
+#   BENCH_GPU_RANKS (default "1 4 8 16": GPU-package ranks per GPU), BENCH_CPU_RANKS
+#   (default: all cores; "none" runs no CPU row), MPIRUN (default mpirun).
+#   BENCH_GPUS (default "1"): the GPU counts G of a scaling run. For each G > 1 mesogpu
+#   runs on G ranks, one per GPU (the rank picks the GPU of its local rank), and the GPU
+#   package on G GPUs (-pk gpu G) with each BENCH_GPU_RANKS count of ranks per GPU that
+#   the cores allow; the summary adds mesogpu's speed-up over its own one-GPU run. The
+#   CPU rows run once, on all cores. The systems of the multi-GPU scaling run:
+#   BENCH_ONLY='^(lj-2048k|lj-4096k|lj-8192k|lj-16384k|kg-8192k|lw2x8-8389k)$'.
 # The polyethylene data files (bench/make_pe.py, python3 only) are generated before the
 # runs into BENCH_DATA_DIR (default: a folder in /tmp named by make_pe.py's hash, kept
 # out of OUTDIR so that the logs stay small) and reused when present; the DPPC/water
@@ -69,7 +75,7 @@ MEMB_FILES="-var data $MEMB_DATA/membrane-ssd.data -var ddata $MEMB_DATA/membran
 # (soft/aniso, leapfrog/aniso; pair zero with fix mdscf), so no GPU-package row is run.
 SYSTEMS=(
   "lj-32k|in.lj|-var x 1 -var y 1 -var z 1|5000|3000|2000"
-  "lj-2048k|in.lj|-var x 4 -var y 4 -var z 4|500|300|50"
+  "lj-2048k|in.lj|-var x 4 -var y 4 -var z 4|2000|300|50"
   "kg-1024k|in.chain|-var x 4 -var y 4 -var z 2 -var datafile $DATA_CHAIN|500|100|50"
   "dpd-1000k|in.dpd|-var n 1000000|500|200|30"
   "pe-19k|in.pe|-var datafile $PE_DATA/pe-I.data|5000|2000|2000"
@@ -141,12 +147,21 @@ SYSTEMS=(
   "membrane-88k|in.membrane|-var rx 4 -var ry 4 $MEMB_FILES|5000|1000|300|neigh no|-var model dipole -var warmup 50"
   "membrane-cpu-88k|in.membrane|-var rx 4 -var ry 4 $MEMB_FILES|5000|-|200||-var warmup 50"
   "coex-808k|in.coexistence|-var n 5|2000|500|100"
+  # the multi-GPU scaling run (BENCH_GPUS="1 2 4"): strong scaling of LJ 2 M and 16 M, the
+  # KG melt at 8 M and LW2 replicated to 8 M beads; weak scaling at 2 M atoms per GPU
+  # from lj-2048k, lj-4096k (2 GPUs) and lj-8192k (4 GPUs)
+  "lj-4096k|in.lj|-var x 4 -var y 4 -var z 8|1000|100|20"
+  "lj-8192k|in.lj|-var x 4 -var y 8 -var z 8|1000|100|20"
+  "lj-16384k|in.lj|-var x 8 -var y 8 -var z 8|1000|50|10"
+  "kg-8192k|in.chain|-var x 4 -var y 4 -var z 16 -var datafile $DATA_CHAIN|300|50|10"
+  "lw2x8-8389k|in.dppc|-var datafile $DPPC_DATA/lw2.data -var rep 2|300|10|10|neigh no"
 )
 # default selection: the systems above the "smaller sizes" line
 DEFAULT_ONLY='^(lj-32k|lj-2048k|kg-1024k|dpd-1000k|pe-19k|pe-675k|triblock-24k|triblock-1536k|lw1-307k|lw2-1049k|mdscf-melt-1049k|dpd-melt-1049k|melt-bonds-1049k|ssd-32k|ssd-cpu-32k|ssd-2048k|ssd-cpu-2048k|sip-47k|sip-bc-47k|sip-3852k|sip-bc-3852k|membrane-1079k|membrane-cpu-1079k|coex-7k|coex-17672k)$'
 BENCH_ONLY="${BENCH_ONLY:-$DEFAULT_ONLY}"
 [ -n "$QUICK" ] && SYSTEMS=("lj-32k|in.lj|-var x 1 -var y 1 -var z 1|1000|500|200") && BENCH_ONLY=.
 GPU_RANKS="${BENCH_GPU_RANKS:-1 4 8 16}"
+GPUS="${BENCH_GPUS:-1}"
 CPU_RANKS="${BENCH_CPU_RANKS:-$NT}"
 MPIRUN="${MPIRUN:-mpirun}"
 
@@ -220,20 +235,27 @@ for s in "${SYSTEMS[@]}"; do
   read -r -a vararr <<<"$vars"
   read -r -a peerarr <<<"${peer_vars:-}"
   read -r -a gpu_opts <<<"${gpu_extra:-}"
-  measure "$name" mesogpu "mesogpu" 1 1 "$sm" "$input" "${vararr[@]}" -sf cuda
-  if [ "$sg" != - ]; then
+  for g in $GPUS; do
+    # G = 1 keeps the configuration names of single-GPU runs; several GPUs prefix them
+    pre="" peer_mg=mesogpu peer_gpu=gpu
+    [ "$g" -gt 1 ] && pre="${g}gpu-" peer_mg="mesogpu@$g" peer_gpu="gpu@$g"
+    # a scaling run starts every mesogpu run unbound, one GPU too, so that all compare alike
+    BIND_NONE=$([ "$GPUS" = 1 ] || echo 1) measure "$name" "$peer_mg" "${pre}mesogpu" "$g" 1 "$sm" "$input" "${vararr[@]}" -sf cuda
+    [ "$sg" != - ] || continue
     export BIND_NONE=1
-    for np in $GPU_RANKS; do
-      nt=$((NT / np))
-      measure "$name" gpu "gpu-${np}" "$np" 1 "$sg" "$input" "${vararr[@]}" "${peerarr[@]}" \
-        -sf gpu -pk gpu 1 "${gpu_opts[@]}"
+    for rpg in $GPU_RANKS; do
+      np=$((g * rpg)) nt=$((NT / (g * rpg)))
+      [ "$np" -le "$NT" ] || continue
+      measure "$name" "$peer_gpu" "${pre}gpu-${np}" "$np" 1 "$sg" "$input" "${vararr[@]}" "${peerarr[@]}" \
+        -sf gpu -pk gpu "$g" "${gpu_opts[@]}"
       # with few ranks, the styles that stay on the CPU may gain from OpenMP threads
-      [ "$nt" -gt 2 ] && measure "$name" gpu "gpu+omp-${np}x${nt}" "$np" "$nt" "$sg" "$input" "${vararr[@]}" \
-        "${peerarr[@]}" -sf hybrid gpu omp -pk gpu 1 "${gpu_opts[@]}" -pk omp "$nt"
+      [ "$nt" -gt 2 ] && [ "$rpg" -le 4 ] && measure "$name" "$peer_gpu" "${pre}gpu+omp-${np}x${nt}" "$np" "$nt" "$sg" \
+        "$input" "${vararr[@]}" "${peerarr[@]}" -sf hybrid gpu omp -pk gpu "$g" "${gpu_opts[@]}" -pk omp "$nt"
     done
     unset BIND_NONE
-  fi
+  done
   for np in $CPU_RANKS; do
+    [ "$np" = none ] && continue
     measure "$name" cpu "cpu-${np}" "$np" 1 "$sc" "$input" "${vararr[@]}" "${peerarr[@]}"
     measure "$name" cpu "cpu-omp-${np}" "$np" 1 "$sc" "$input" "${vararr[@]}" "${peerarr[@]}" -sf omp -pk omp 1
   done
@@ -241,22 +263,32 @@ done
 
 echo
 echo "best of each engine (ratio: mesogpu steps/s over the engine's):"
-printf "%-18s %10s %-8s %-14s %10s %14s %9s\n" system atoms engine best-config steps/s atom-steps/s vs-mesogpu
+printf "%-18s %10s %-10s %-14s %10s %14s %9s\n" system atoms engine best-config steps/s atom-steps/s vs-mesogpu
 for s in "${SYSTEMS[@]}"; do
   IFS='|' read -r name _ _ _ sg _ _ _ <<<"$s"
   [[ $name =~ $BENCH_ONLY ]] || continue
-  for peer in mesogpu gpu cpu; do
+  peers=()
+  for g in $GPUS; do
+    if [ "$g" -gt 1 ]; then peers+=("mesogpu@$g" "gpu@$g"); else peers+=(mesogpu gpu); fi
+  done
+  [ "$CPU_RANKS" = none ] || peers+=(cpu)
+  for peer in "${peers[@]}"; do
+    mg=mesogpu
+    [[ $peer == *@* ]] && mg="mesogpu@${peer#*@}"
     r="${best_rate[$name.$peer]:-}"
     if [ -z "$r" ]; then
       why="FAILED in every configuration"
-      [ "$peer" = gpu ] && [ "$sg" = - ] && why="no GPU-package variant of this input's styles"
-      printf "%-18s %10s %-8s %s\n" "$name" "${natoms[$name]:--}" "$peer" "$why"
+      [[ $peer == gpu* ]] && [ "$sg" = - ] && why="no GPU-package variant of this input's styles"
+      printf "%-18s %10s %-10s %s\n" "$name" "${natoms[$name]:--}" "$peer" "$why"
       continue
     fi
     aps=$(awk -v r="$r" -v a="${natoms[$name]}" 'BEGIN{printf "%.3e", r*a}')
     ratio=-
-    [ -n "${best_rate[$name.mesogpu]:-}" ] && ratio=$(awk -v m="${best_rate[$name.mesogpu]}" -v r="$r" 'BEGIN{printf "%.1fx", m/r}')
-    printf "%-18s %10s %-8s %-14s %10s %14s %9s\n" "$name" "${natoms[$name]}" "$peer" "${best_conf[$name.$peer]}" "$r" "$aps" "$ratio"
+    [ -n "${best_rate[$name.$mg]:-}" ] && ratio=$(awk -v m="${best_rate[$name.$mg]}" -v r="$r" 'BEGIN{printf "%.1fx", m/r}')
+    # mesogpu on G GPUs: its speed-up over its own one-GPU run
+    [[ $peer == mesogpu@* ]] && [ -n "${best_rate[$name.mesogpu]:-}" ] &&
+      ratio="$ratio ($(awk -v m="$r" -v r="${best_rate[$name.mesogpu]}" 'BEGIN{printf "%.2fx of 1 GPU", m/r}'))"
+    printf "%-18s %10s %-10s %-14s %10s %14s %9s\n" "$name" "${natoms[$name]}" "$peer" "${best_conf[$name.$peer]}" "$r" "$aps" "$ratio"
   done
 done
 
