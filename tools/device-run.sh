@@ -7,6 +7,12 @@
 #          MPI ranks, the CPU on 16 MPI ranks); BENCH_ONLY picks systems by name
 #   big:   bench/in.lj resident at the sizes in BIG_X (default "10 15": 32 M and 108 M
 #          atoms), with setup time, steps/s and the device memory line of each
+#   scaling: on a machine of several GPUs, the multi-rank GPU tests with one rank per GPU,
+#          then bench/run_bench.sh's scaling run (BENCH_GPUS = 1, 2, 4, 8 up to the GPUs
+#          there; the GPU package with SCALING_GPU_RANKS, default 16, ranks per GPU; the
+#          CPU on all cores) of LJ 2 M and 16 M, the KG melt at 8 M and LW2 x 8, the weak
+#          scaling rows (2 M atoms per GPU) and LJ 16.4 M on all GPUs with
+#          MESOGPU_RANK_TIMING=1 (where the time goes)
 set -uo pipefail
 ROOT="$(pwd)"
 B="$ROOT/.device-build"
@@ -73,6 +79,29 @@ if [ "$WHAT" = big ]; then
     echo "lj x=y=z=$x: exit $?, $(($(date +%s) - t0)) s wall in all"
     grep -E "verlet/cuda setup|^Loop time|Created [0-9]+ atoms|device memory|ERROR" "$OUT/log.lj-big-$x"
   done
+fi
+if [ "$WHAT" = scaling ]; then
+  NG=$(nvidia-smi -L | wc -l)
+  G=1
+  for g in 2 4 8; do [ "$NG" -ge "$g" ] && G="$G $g"; done
+  echo "scaling run on GPU counts: $G"
+  (cd "$B/mixed" && ctest -R "gpu:multirank(_rebuild|_molecular|_ipc)?_np$([ "$NG" -ge 4 ] && echo 4 || echo 2)" \
+    --output-on-failure 2>&1 | tail -15)
+  rc=$((rc | PIPESTATUS[0]))
+  SC=/tmp/mesogpu-scaling
+  BENCH_GPUS="$G" BENCH_GPU_RANKS="${SCALING_GPU_RANKS:-16}" BENCH_ONLY="${BENCH_ONLY:-^(lj-2048k|lj-16384k|kg-8192k|lw2x8-8389k)$}" \
+    bench/run_bench.sh "$B/lammps/lmp" "$SC/strong"
+  # weak scaling: 2 M atoms per GPU (lj-2048k above is the one-GPU row)
+  for g in $G; do
+    case $g in 2) w=lj-4096k ;; 4) w=lj-8192k ;; 8) w=lj-16384k ;; *) continue ;; esac
+    BENCH_GPUS=$g BENCH_GPU_RANKS="${SCALING_GPU_RANKS:-16}" BENCH_CPU_RANKS=none BENCH_ONLY="^$w\$" \
+      bench/run_bench.sh "$B/lammps/lmp" "$SC/weak-$g"
+  done
+  mpirun --allow-run-as-root -np "$NG" --bind-to none -x MESOGPU_RANK_TIMING=1 -x LD_LIBRARY_PATH \
+    -x LAMMPS_PLUGIN_PATH "$B/lammps/lmp" -sf cuda -in bench/in.lj -var x 8 -var y 8 -var z 8 \
+    -var steps 1000 -log "$SC/log.rank-timing-lj16m" -screen none
+  grep -E "rank timing|^Loop time" "$SC/log.rank-timing-lj16m"
+  tar -czf "$OUT/scaling-logs.tgz" -C /tmp mesogpu-scaling
 fi
 if [ "$WHAT" = bench ] || [ "$WHAT" = all ]; then
   "$B/bandwidth"
