@@ -223,9 +223,10 @@ namespace cuda {
     // next (1, 4, 8, 16 or 32): more than one where the atoms are too few to fill the
     // device and each has long lists; MESOGPU_BUILD_LANES / MESOGPU_PAIR_LANES fix them
     int build_lanes() const;
-    // the neighbour list's entries (neighbor/cell_entry.h): 0 (default, auto): 16-bit cell
-    // entries where they fit, else 32-bit indices; 16 or 32 ask for one layout (16 takes
-    // 32-bit entries where cell entries do not fit). list_entry_bits(): the layout of the
+    // the neighbour list's entries (neighbor/cell_entry.h): 0 (default, auto): 32-bit
+    // indices, unless they would leave too little device memory free and 16-bit cell
+    // entries fit; 16 or 32 ask for one layout (16 takes 32-bit entries where cell entries
+    // do not fit). list_entry_bits(): the layout of the
     // last build (16 or 32); cell_entries_refusal(): why cell entries do not fit the current
     // grid and box ("" when they do)
     void set_list_entries(int bits);

@@ -90,7 +90,8 @@ inline bool parse_exchange(const char *value, bool &ipc, std::string &error)
 }
 
 // run_style verlet/cuda list_entries auto|16|32 (or MESOGPU_LIST_ENTRIES): the neighbour
-// list's entries, 0 for auto (16-bit cell entries where they fit), 16 or 32
+// list's entries, 0 for auto (32-bit, 16-bit cell entries only where 32-bit ones would not
+// leave enough device memory free), 16 or 32
 inline bool parse_list_entries(const char *value, int &bits, std::string &error)
 {
   const std::string v = value ? value : "";
