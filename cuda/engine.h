@@ -244,13 +244,15 @@ namespace cuda {
     int force_terms() const;
     // the timestep and dt that step-dependent forces (DPD noise) use
     void set_step(long long step, double dt);
-    // f = the sum of all terms (torques too); with energy_virial, per-atom energies and virials too
-    void compute_forces(bool energy_virial);
+    // f = the sum of all terms (torques too); with energy_virial their energy and virial
+    // sums (reduce_energy_virial), and with per_atom too the per-atom values
+    // (download_per_atom_ev), which cost 56 bytes per atom and force kind once asked for
+    void compute_forces(bool energy_virial, bool per_atom = false);
     EnergyVirial reduce_energy_virial();
     // per-atom energies and virials of one force kind (as LAMMPS splits them: half of a
     // pair or bond, a third of an angle, a quarter of a dihedral to each atom), in LAMMPS
     // order: e n values, virial 6 n values (xx, yy, zz, xy, xz, yz per atom); either may
-    // be null. Valid after compute_forces(true).
+    // be null. Valid after compute_forces(true, true).
     enum class ForceKind { pair = 0, bond = 1, angle = 2, dihedral = 3 };
     void download_per_atom_ev(ForceKind kind, double *energy, double *virial) const;
 

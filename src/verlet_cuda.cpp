@@ -515,7 +515,7 @@ void VerletCuda::resident_setup(int flag, bool full)
   try {
     engine->build_neighbor_list();
     engine->set_step(update->ntimestep, update->dt);
-    device_forces(eflag || vflag);
+    device_forces(eflag, vflag);
     engine->download_atoms(nullptr, nullptr, n ? atom->f[0] : nullptr, nullptr);
     if (n && engine->has_orientation())
       engine->download_orientation(nullptr, nullptr, atom->torque[0]);
@@ -653,7 +653,7 @@ void VerletCuda::run(int n)
       }
 
       engine->set_step(ntimestep, update->dt);
-      device_forces(eflag || vflag);
+      device_forces(eflag, vflag);
       if ((eflag & ENERGY_ATOM) || (vflag & VIRIAL_ATOM)) publish_per_atom(eflag, vflag);
       if (eflag || vflag) publish_energy_virial();    // a few device sums, no atom data
       lap(RankTiming::SUMS);

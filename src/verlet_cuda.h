@@ -98,7 +98,7 @@ class VerletCuda : public Verlet, public DeviceContext {
   void rank_rebuild(bool balance);
   void upload_ghost_plan();    // several ranks: DeviceComm and the plan (end of upload())
   bool balance_due(bigint step) const;
-  void device_forces(bool energy_virial);
+  void device_forces(int eflag_now, int vflag_now);
   void images_to_host(const std::vector<int> &image);    // owned atoms' image flags
 
   void check_styles();

@@ -57,12 +57,15 @@ void VerletCuda::select_device()
 
 /* ----------------------------------------------------------------------
    the forces of a step: the engine's terms, then on several ranks the forces bonded
-   terms left on ghost rows (newton_bond on) added to their owners
+   terms left on ghost rows (newton_bond on) added to their owners. Energies and virials
+   on the steps LAMMPS's eflag/vflag ask for; per-atom ones only when a compute asks
+   (their arrays cost 56 bytes per atom and force kind)
 ------------------------------------------------------------------------- */
 
-void VerletCuda::device_forces(bool energy_virial)
+void VerletCuda::device_forces(int eflag_now, int vflag_now)
 {
-  engine->compute_forces(energy_virial);
+  const bool per_atom = (eflag_now & ENERGY_ATOM) || (vflag_now & VIRIAL_ATOM);
+  engine->compute_forces(eflag_now || vflag_now, per_atom);
   if (rank_timing) rank_timing->mark(RankTiming::FORCES);    // (only inside run())
   if (reverse_forces) device_comm->reverse(*engine);
 }

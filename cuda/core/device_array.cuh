@@ -21,15 +21,18 @@ namespace cuda {
     constexpr int SBBITS = 30;    // special-neighbour bits on top of the index, as LAMMPS
     constexpr int NEIGHMASK = 0x3FFFFFFF;
     constexpr int BLOCK = 128;
+    static_assert(BLOCK % 32 == 0, "kernels sum energies per warp (PerAtomEV)");
 
     // what a kernel reports (ErrorRecord); ERR_BONDED: a bonded term outside its style's
     // range, named by the term (ForceTerm::describe_error); ERR_TOPOLOGY: a bond edit that
-    // does not fit the lists or is invalid (topology/topology_edit.cu: topology_error_text)
+    // does not fit the lists or is invalid (topology/topology_edit.cu: topology_error_text);
+    // ERR_INTERNAL: the engine sized something too small (a bug, never the input)
     enum ErrorBits : int {
       ERR_BELOW_TABLE = 1,
       ERR_BONDED = 2,
       ERR_ROTATION = 4,
-      ERR_TOPOLOGY = 8
+      ERR_TOPOLOGY = 8,
+      ERR_INTERNAL = 16
     };
 
     // atoms per device: the two special-neighbour bits sit on top of the atom index in the

@@ -77,30 +77,63 @@ namespace cuda {
       real w[4];    // special_lj[0..3], w[0] = 1
     };
 
-    // per-atom energy and virial of one group: the group's first term of a step stores,
-    // later terms (pair_style hybrid's sub-styles) add
+    // the energy and virial a force kernel hands back on an energy/virial step. Global
+    // sums: each warp of the launch sums its atoms' values in double (a fixed shuffle
+    // tree) and adds them to its own slot (7 x nslots, zeroed at the start of the step),
+    // so no per-atom array is needed and the sums do not depend on scheduling. Per-atom
+    // values (compute pe/atom, stress/atom) only when the host asks for them: the group's
+    // first term stores them, later terms (pair_style hybrid's sub-styles) add.
     struct PerAtomEV {
-      acc *e, *v0, *v1, *v2, *v3, *v4, *v5;
+      acc *e, *v0, *v1, *v2, *v3, *v4, *v5;    // null: no per-atom output this step
       bool add;
-      __device__ void store(int i, acc energy, const acc v[6]) const
+      double *warp_sums;    // [c nslots + w]: component c (energy, 6 virial) of warp w
+      long long nslots;
+      int *overflow;    // ErrorRecord::bits: a launch with more warps than slots
+
+      // called by every thread that owns atom i < n (one lane of each group of Group
+      // lanes); the threads of a warp that call it are known from n and Group alone
+      template <int Group = 1>
+      __device__ void store(int i, int n, acc energy, const acc v[6]) const
       {
-        if (add) {
-          e[i] += energy;
-          v0[i] += v[0];
-          v1[i] += v[1];
-          v2[i] += v[2];
-          v3[i] += v[3];
-          v4[i] += v[4];
-          v5[i] += v[5];
-        } else {
-          e[i] = energy;
-          v0[i] = v[0];
-          v1[i] = v[1];
-          v2[i] = v[2];
-          v3[i] = v[3];
-          v4[i] = v[4];
-          v5[i] = v[5];
+        if (e) {
+          if (add) {
+            e[i] += energy;
+            v0[i] += v[0];
+            v1[i] += v[1];
+            v2[i] += v[2];
+            v3[i] += v[3];
+            v4[i] += v[4];
+            v5[i] += v[5];
+          } else {
+            e[i] = energy;
+            v0[i] = v[0];
+            v1[i] = v[1];
+            v2[i] = v[2];
+            v3[i] = v[3];
+            v4[i] = v[4];
+            v5[i] = v[5];
+          }
         }
+        const int lane = threadIdx.x & 31;
+        const long long t0 = (long long) blockIdx.x * blockDim.x + (threadIdx.x - lane);
+        const long long left = n - t0 / Group;    // atoms of this warp at or past its first
+        const int count = left >= 32 / Group ? 32 / Group : static_cast<int>(left);
+        unsigned mask = 0;    // lanes 0, Group, 2 Group, ... of the count atoms below n
+        for (int k = 0; k < count; ++k) mask |= 1u << (k * Group);
+        double s[7] = {double(energy), double(v[0]), double(v[1]), double(v[2]),
+                       double(v[3]),   double(v[4]), double(v[5])};
+        for (int off = 16; off >= Group; off >>= 1)
+          for (int c = 0; c < 7; ++c) {
+            const double o = __shfl_down_sync(mask, s[c], off);
+            if (lane + off < 32 && ((mask >> (lane + off)) & 1u)) s[c] += o;
+          }
+        if (lane != 0) return;
+        const long long w = t0 / 32;
+        if (w >= nslots) {
+          atomicOr(overflow, ERR_INTERNAL);
+          return;
+        }
+        for (int c = 0; c < 7; ++c) warp_sums[c * nslots + w] += s[c];
       }
     };
 
@@ -124,21 +157,44 @@ namespace cuda {
       int group;    // its ForceGroup (1 bond, 2 angle, 3 dihedral)
     };
 
-    // per-atom energy and virial of one force kind (7 x 8 bytes per atom in mixed/double):
-    // allocated on the first energy step of a kind that exists, so a pair-only run holds
-    // one set, not four
+    // the energy and virial of one force kind: per-warp sums (1.75 B per atom and lane
+    // group, always) and per-atom values (7 x 8 bytes per atom in mixed/double),
+    // allocated on the first step that asks for per-atom output and kept
     struct PerAtomEVStore {
       DeviceArray<acc> a[7];
-      bool valid = false;    // written by the last energy/virial step
-      void resize(int n)
+      DeviceArray<double> warp_sums;
+      long long nslots = 0;
+      bool valid = false;            // written by the last energy/virial step
+      bool per_atom_valid = false;    // and per-atom values with it
+      void resize_per_atom(int n)
       {
         AllocLabel label("the per-atom energy and virial arrays");
         for (auto &x : a) x.resize(n);
       }
-      PerAtomEV view(bool add = false)
+      void resize_sums(long long slots)
       {
-        return {a[0].get(), a[1].get(), a[2].get(), a[3].get(),
-                a[4].get(), a[5].get(), a[6].get(), add};
+        AllocLabel label("the energy and virial sums of each warp");
+        nslots = slots;
+        warp_sums.resize(7 * (size_t) slots);
+        warp_sums.zero();
+      }
+      PerAtomEV view(bool per_atom, bool add, int *overflow)
+      {
+        PerAtomEV v{};
+        if (per_atom) {
+          v.e = a[0].get();
+          v.v0 = a[1].get();
+          v.v1 = a[2].get();
+          v.v2 = a[3].get();
+          v.v3 = a[4].get();
+          v.v4 = a[5].get();
+          v.v5 = a[6].get();
+        }
+        v.add = add;
+        v.warp_sums = warp_sums.get();
+        v.nslots = nslots;
+        v.overflow = overflow;
+        return v;
       }
     };
 

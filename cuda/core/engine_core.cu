@@ -14,20 +14,14 @@ namespace cuda {
 
   namespace {
 
-    // sums of 7 per-atom arrays (energy, 6 virial) in double
-    __global__ void reduce_ev_kernel(int n, PerAtomEV ev, double *out)
+    // sums of the 7 per-warp sums (energy, 6 virial; PerAtomEV) in double
+    __global__ void reduce_ev_kernel(long long nslots, const double *warp_sums, double *out)
     {
       const int t = threadIdx.x;
       double a[7] = {0, 0, 0, 0, 0, 0, 0};
-      for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) {
-        a[0] += ev.e[i];
-        a[1] += ev.v0[i];
-        a[2] += ev.v1[i];
-        a[3] += ev.v2[i];
-        a[4] += ev.v3[i];
-        a[5] += ev.v4[i];
-        a[6] += ev.v5[i];
-      }
+      for (long long w = blockIdx.x * (long long) blockDim.x + t; w < nslots;
+           w += (long long) blockDim.x * gridDim.x)
+        for (int c = 0; c < 7; ++c) a[c] += warp_sums[c * nslots + w];
       block_sum_to(a, out);
     }
 
@@ -163,7 +157,7 @@ namespace cuda {
     s.special_levels = 3;
     s.topology_changed = false;
     s.built = false;
-    s.ev_valid = false;
+    s.ev_valid = s.per_atom_ev_valid = false;
     s.have_orient = false;
     s.have_bodies = false;
     s.have_field = false;          // until a fix sets one for this run
@@ -270,24 +264,33 @@ namespace cuda {
     return static_cast<int>(impl->forces.size());
   }
 
-  void Engine::compute_forces(bool ev)
+  void Engine::compute_forces(bool ev, bool per_atom)
   {
     Impl &s = *impl;
     if (!s.built) build_neighbor_list();
+    per_atom = per_atom && ev;
     ForceStep c;
     c.ev = ev;    // the EV variants only on steps whose energy or virial someone reads
     c.box = s.box();
     c.special_lj.w[0] = real(1);
     for (int k = 1; k < 4; ++k) c.special_lj.w[k] = static_cast<real>(s.special_lj[k]);
     c.nb = blocks(s.n);
-    // per-atom energy/virial arrays only for the groups that compute (a group without
-    // terms reads as zero in the reductions and downloads)
+    // per-warp sums (and per-atom arrays when asked for) only for the groups that compute
+    // (a group without terms reads as zero in the reductions and downloads); a slot for
+    // every warp of the widest launch: the pair kernels' lanes per atom, or one
     bool has_group[NUM_FORCE_GROUPS] = {false, false, false, false};
     for (const auto &t : s.forces)
       if (t->active(s)) has_group[static_cast<int>(t->group)] = true;
+    const long long lanes = std::max(1, s.pair_group);
+    const long long nslots =
+        (long long) std::max<unsigned>(blocks64(s.n * lanes), blocks(s.n)) * BLOCK / 32;
     for (int k = 0; k < NUM_FORCE_GROUPS; ++k) {
-      if (ev && has_group[k]) s.ev[k].resize(s.n);
+      if (ev && has_group[k]) {
+        s.ev[k].resize_sums(nslots);    // zeroed: every launch adds its warps' sums
+        if (per_atom) s.ev[k].resize_per_atom(s.n);
+      }
       s.ev[k].valid = ev && has_group[k];
+      s.ev[k].per_atom_valid = per_atom && has_group[k];
     }
     // the first term stores the forces (and the first oriented one the torques, the
     // first of each group its energies), every later one adds
@@ -299,7 +302,7 @@ namespace cuda {
       c.force = Vec3Out{s.f[0].get(), s.f[1].get(), s.f[2].get(), wrote_f};
       if (t->makes_torque())
         c.torque = Vec3Out{s.torque[0].get(), s.torque[1].get(), s.torque[2].get(), wrote_torque};
-      c.ev_out = s.ev[g].view(wrote_group[g]);
+      if (ev) c.ev_out = s.ev[g].view(per_atom, wrote_group[g], &s.err.get()->bits);
       t->launch(s, c);
       wrote_f = true;
       wrote_torque |= t->makes_torque();
@@ -310,6 +313,7 @@ namespace cuda {
     if (s.have_torque() && !wrote_torque)
       for (int d = 0; d < 3; ++d) s.torque[d].zero();    // no term makes torques
     s.ev_valid = ev;
+    s.per_atom_ev_valid = per_atom;
     s.steps_since_sort++;
   }
 
@@ -320,10 +324,13 @@ namespace cuda {
       throw std::runtime_error(
           "mesogpu: energy/virial requested on a step that did not compute them");
     s.ev_sum.zero();
-    const int nb = std::min(blocks(s.n), 1024);
+    long long most = 0;
+    for (const auto &g : s.ev) most = std::max(most, g.nslots);
+    const int nb = static_cast<int>(std::min<long long>(blocks64(most), 1024));
     for (int k = 0; k < NUM_FORCE_GROUPS; ++k)    // a group without terms sums to zero
-      if (s.ev[k].valid && s.n > 0)
-        reduce_ev_kernel<<<nb, BLOCK>>>(s.n, s.ev[k].view(), s.ev_sum.get() + 7 * k);
+      if (s.ev[k].valid && s.ev[k].nslots > 0)
+        reduce_ev_kernel<<<nb, BLOCK>>>(s.ev[k].nslots, s.ev[k].warp_sums.get(),
+                                        s.ev_sum.get() + 7 * k);
     MESOGPU_CUDA_LAUNCH_CHECK();
     double h[28];
     s.ev_sum.download(h, 28);
@@ -344,7 +351,7 @@ namespace cuda {
   void Engine::download_per_atom_ev(ForceKind kind, double *energy, double *virial) const
   {
     const Impl &s = *impl;
-    if (!s.ev_valid)
+    if (!s.per_atom_ev_valid)
       throw std::runtime_error(
           "mesogpu: per-atom energy/virial requested on a step that did not compute them");
     const PerAtomEVStore &st = s.ev[static_cast<int>(kind)];
@@ -355,7 +362,7 @@ namespace cuda {
     for (int c = 0; c < 7; ++c) {
       double *out = c == 0 ? energy : virial;
       if (!out) continue;
-      if (st.valid)
+      if (st.per_atom_valid)
         st.a[c].download(buf.data(), n);
       else
         std::fill(buf.begin(), buf.end(), acc(0));    // no terms of this kind
@@ -374,6 +381,9 @@ namespace cuda {
     if (e.bits == 0) return;
     MESOGPU_CUDA_CALL(cudaMemset(s.err.get(), 0, sizeof(ErrorRecord)));
     std::ostringstream m;
+    if (e.bits & ERR_INTERNAL)
+      throw std::logic_error("mesogpu: a force kernel ran with more warps than the engine "
+                             "sized its energy/virial sums for (a bug in mesogpu; please report)");
     if (e.bits & ERR_BELOW_TABLE)
       m << "pair distance " << std::sqrt(e.rsq) << " between atoms at device index " << e.i
         << " and " << e.j

@@ -204,8 +204,8 @@ namespace cuda {
     bool rigid_dlm = false;
     DeviceArray<int> rotation_limited;    // drifts past dt |w| = 1 (normalised) since the last take
     DeviceArray<double> gfactor1, gfactor2, mv_sum;
-    PerAtomEVStore ev[NUM_FORCE_GROUPS];    // per-atom energy/virial per ForceGroup
-    bool ev_valid = false;
+    PerAtomEVStore ev[NUM_FORCE_GROUPS];    // energy/virial per ForceGroup
+    bool ev_valid = false, per_atom_ev_valid = false;
     DeviceArray<double> ev_sum;
     DeviceArray<ErrorRecord> err;
 

@@ -79,7 +79,12 @@ namespace cuda {
     name(s.mv_sum, "mv_sum");
     const char *ev_names[NUM_FORCE_GROUPS] = {"ev (pair)", "ev (bond)", "ev (angle)",
                                               "ev (dihedral)"};
-    for (int g = 0; g < NUM_FORCE_GROUPS; ++g) name(s.ev[g].a, ev_names[g]);
+    const char *sum_names[NUM_FORCE_GROUPS] = {"ev sums (pair)", "ev sums (bond)",
+                                               "ev sums (angle)", "ev sums (dihedral)"};
+    for (int g = 0; g < NUM_FORCE_GROUPS; ++g) {
+      name(s.ev[g].a, ev_names[g]);
+      name(s.ev[g].warp_sums, sum_names[g]);
+    }
     name(s.ev_sum, "ev_sum");
     name(s.err, "err");
     // exclusions, MD-SCF field

@@ -716,8 +716,8 @@ namespace cuda {
       s.maxbond = s.maxangle = s.maxdihedral = 0;
       s.release_topology();
     }
-    for (auto &st : s.ev) st.valid = false;
-    s.ev_valid = false;
+    for (auto &st : s.ev) st.valid = st.per_atom_valid = false;
+    s.ev_valid = s.per_atom_ev_valid = false;
     s.built = false;
     s.sort_every = 0;
   }

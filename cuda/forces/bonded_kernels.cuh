@@ -58,7 +58,7 @@ namespace cuda {
         }
       }
       fout.store(i, fx, fy, fz);
-      if (EV) ev.store(i, e, v);
+      if (EV) ev.store(i, n, e, v);
     }
 
     // angles: one thread per atom over the angles it takes part in; the thread evaluates
@@ -109,7 +109,7 @@ namespace cuda {
         }
       }
       fout.store(i, fx, fy, fz);
-      if (EV) ev.store(i, e, v);
+      if (EV) ev.store(i, n, e, v);
     }
 
     // dihedrals the same way: a quarter of the energy and virial per atom
@@ -164,7 +164,7 @@ namespace cuda {
         }
       }
       fout.store(i, fx, fy, fz);
-      if (EV) ev.store(i, e, v);
+      if (EV) ev.store(i, n, e, v);
     }
 
     template <class Bond>

@@ -101,7 +101,7 @@ namespace cuda {
       }
       fout.store(i, fx, fy, fz);
       tout.store(i, tx, ty, tz);
-      if (EV) ev_out.store(i, e, v);
+      if (EV) ev_out.store(i, n, e, v);
     }
 
     template <class Eval>

@@ -117,7 +117,7 @@ namespace cuda {
         fz += f2;
       }
       fout.store(i, fx, fy, fz);
-      if (EV) ev.store(i, e, v);
+      if (EV) ev.store<Group>(i, n, e, v);
     }
 
     template <class Pair, class List, bool EV, bool Images = false, int Group = 1>

@@ -401,13 +401,10 @@ namespace cuda {
     s.setup_cells();
     const int ncells = s.ncell[0] * s.ncell[1] * s.ncell[2];
     const double per_cell = static_cast<double>(s.n) / ncells;
-    if (s.cell_cap == 0) s.cell_cap = static_cast<int>(std::min(2.0 * per_cell + 8, s.n + 1.0));
-    if (s.nbr_cap == 0) {
-      const double vol = (s.hi[0] - s.lo[0]) * (s.hi[1] - s.lo[1]) * (s.hi[2] - s.lo[2]);
-      // (the sphere counts every image: with explicit images more entries than atoms)
-      const double expect = 4.18879 * cutneighmax * cutneighmax * cutneighmax * s.n / vol;
-      s.nbr_cap = static_cast<int>(std::min(1.3 * expect + 16, s.nbr_limit()));
-    }
+    // cell slots: 1.5 x the mean count + 8 (LJ: 35 slots for 18.5 atoms, a liquid's fullest
+    // cell ~30); a fuller cell grows them at the build (max + max/8 + 4). The list's
+    // capacity per atom: counted by the first build (nbr_cap 0: a pass that stores nothing)
+    if (s.cell_cap == 0) s.cell_cap = static_cast<int>(std::min(1.5 * per_cell + 8, s.n + 1.0));
     s.ago = 0;
     s.built = false;
   }
@@ -517,7 +514,7 @@ namespace cuda {
       if (s.status_host[0] <= s.cell_cap) break;
       // positions were wrapped already: wrapping again is a no-op, so retrying is safe
       s.cell_cap = static_cast<int>(
-          std::min<long long>(s.status_host[0] + s.status_host[0] / 4 + 4, (long long) s.n + 1));
+          std::min<long long>(s.status_host[0] + s.status_host[0] / 8 + 4, (long long) s.n + 1));
     }
     if (s.sort_every > 0 && s.steps_since_sort >= s.sort_every && s.nlocal == s.n) {
       sort_atoms();    // reorders every per-atom array; the cell list must be built again
@@ -583,9 +580,11 @@ namespace cuda {
       MESOGPU_CUDA_CALL(
           cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int), cudaMemcpyDeviceToHost));
       if (s.status_host[1] <= s.nbr_cap) break;
-      // grow, never truncate; the old list is freed before the new one is allocated
+      // grow, never truncate; the old list is freed before the new one is allocated. A
+      // margin of 1/32 + 4 above the longest list: the list is most of the engine's
+      // memory (LJ: ~100 entries for a mean of 77.6), and a growth costs one build
       s.nbr_cap = static_cast<int>(
-          std::min<double>(s.status_host[1] + s.status_host[1] / 4 + 8, s.nbr_limit()));
+          std::min<double>(s.status_host[1] + s.status_host[1] / 32 + 4, s.nbr_limit()));
     }
     // lanes per atom of the pair kernels until the next build: the list's capacity per
     // atom (a little above the longest list) as the work per atom
