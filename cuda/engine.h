@@ -248,6 +248,22 @@ namespace cuda {
     // sums (reduce_energy_virial), and with per_atom too the per-atom values
     // (download_per_atom_ev), which cost 56 bytes per atom and force kind once asked for
     void compute_forces(bool energy_virial, bool per_atom = false);
+    // compute_forces in two calls around the forward exchange of ghost positions (several
+    // ranks): with overlap (and set_overlap(true), a list built with ghosts, one lane per
+    // atom) begin_forces queues the forces of the owned atoms whose lists hold no ghost
+    // for the leading pair terms that allow it on a second stream and returns true; the
+    // host then exchanges, and finish_forces queues the rest. Without, begin_forces only
+    // prepares and finish_forces does everything. The same forces bit for bit either way
+    // (each atom's force is one thread's sum in list order); the energy and virial sums
+    // group the atoms into warps differently, so they may differ in the last bits.
+    bool begin_forces(bool energy_virial, bool per_atom, bool overlap);
+    void finish_forces();
+    // run_style verlet/cuda overlap yes|no: lets begin_forces split (builds flag the
+    // interior atoms: 5 bytes per row on several ranks)
+    void set_overlap(bool on);
+    // the owned atoms whose forces begin_forces starts early (the last build's count), or
+    // -1 when it would not split (overlap off, one rank, lanes per atom above one)
+    int interior_atoms() const;
     EnergyVirial reduce_energy_virial();
     // per-atom energies and virials of one force kind (as LAMMPS splits them: half of a
     // pair or bond, a third of an angle, a quarter of a dihedral to each atom), in LAMMPS

@@ -115,6 +115,10 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
   env = std::getenv("MESOGPU_LIST_ENTRIES");
   if (env && !mesogpu::parse_list_entries(env, list_entries, why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_LIST_ENTRIES: {}", why);
+  // the overlap of the forward exchange with interior forces: MESOGPU_OVERLAP, then overlap
+  env = std::getenv("MESOGPU_OVERLAP");
+  if (env && !mesogpu::parse_yes_no(env, overlap, why))
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_OVERLAP: {}", why);
   for (int i = 0; i < narg; i++) {
     if (strcmp(arg[i], "share") == 0) {
       if (i + 1 >= narg)
@@ -148,10 +152,17 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
         error->all(FLERR, "run_style verlet/cuda: list_entries {}",
                    i + 1 < narg ? why : "needs a value (auto, 16 or 32)");
       i++;
+    } else if (strcmp(arg[i], "overlap") == 0) {
+      // several ranks: interior atoms' forces while the ghosts' positions travel
+      if (i + 1 >= narg || !mesogpu::parse_yes_no(arg[i + 1], overlap, why))
+        error->all(FLERR, "run_style verlet/cuda: overlap {}",
+                   i + 1 < narg ? why : "needs a value (yes or no)");
+      i++;
     } else {
       error->all(FLERR,
                  "run_style verlet/cuda: unknown keyword '{}' (allowed: share yes|no, rebuild "
-                 "device|host, memory yes|no, exchange host|ipc, list_entries auto|16|32)",
+                 "device|host, memory yes|no, exchange host|ipc, list_entries auto|16|32, "
+                 "overlap yes|no)",
                  arg[i]);
     }
   }
@@ -416,6 +427,7 @@ void VerletCuda::upload()
     // a device rebuild sorts the owned rows between the exchange and the borders)
     engine->set_sort(multi_rank ? 0 : atom->sortfreq);
     engine->set_list_entries(list_entries);
+    engine->set_overlap(multi_rank && overlap);
     engine->set_neighbor(neighbor->cutneighmax, neighbor->skin, cutneighsq, neighbor->every,
                          neighbor->delay, neighbor->dist_check != 0);
     if (force->pair) dynamic_cast<DeviceForce *>(force->pair)->device_setup(*engine);
@@ -574,6 +586,21 @@ void VerletCuda::resident_setup(int flag, bool full)
     if (list_entries == 16 && entries > 0 && engine->list_entry_bits() != 16)
       utils::logmesg(lmp, "  verlet/cuda list_entries 16: 32-bit entries instead: {}\n",
                      engine->cell_entries_refusal());
+    // several ranks: how many of rank 0's atoms start their forces before the exchange
+    if (multi_rank && overlap) {
+      const int interior = engine->interior_atoms();
+      if (interior >= 0)
+        utils::logmesg(lmp,
+                       "  verlet/cuda overlap: {} of {} owned atoms (rank 0) have no ghost in "
+                       "their lists; their pair forces start while the ghosts' positions "
+                       "travel\n",
+                       interior, n);
+      else
+        utils::logmesg(lmp,
+                       "  verlet/cuda overlap: not this run (it needs one lane per atom in the "
+                       "pair kernels: {} here, and a list built with ghosts)\n",
+                       engine->pair_lanes());
+    }
     if (list_entries == 0 && entries > 0 && engine->list_entry_bits() == 16)
       utils::logmesg(lmp, "  verlet/cuda list_entries auto: 16-bit cell entries, since 32-bit "
                           "ones would leave too little device memory free\n");
@@ -632,6 +659,7 @@ void VerletCuda::run(int n)
       const bool balance = balance_due(ntimestep);
       const bool rebuild = decide_rebuild_all_ranks() || balance;
       lap(RankTiming::DECIDE);
+      bool forces_begun = false;
       if (rebuild) {
         if (multi_rank) {
           rank_rebuild(balance);    // on the device, or through the host (balance steps)
@@ -644,6 +672,13 @@ void VerletCuda::run(int n)
         neighbor->ago = 0;
         lap(RankTiming::REBUILD);
       } else {
+        // overlap yes: the forces of atoms with no ghost neighbour start on a second
+        // stream while the ghosts' positions travel
+        if (multi_rank && overlap) {
+          engine->set_step(ntimestep, update->dt);
+          device_forces_begin(eflag, vflag, true);
+          forces_begun = true;
+        }
         if (multi_rank) device_comm->forward(*engine);    // ghosts' positions
         // and orientations (unit vectors, quaternions) after the integrator's drift
         if (multi_rank && engine->orientation_width()) device_comm->forward_orientation(*engine);
@@ -652,8 +687,11 @@ void VerletCuda::run(int n)
         neighbor->ago++;
       }
 
-      engine->set_step(ntimestep, update->dt);
-      device_forces(eflag, vflag);
+      if (!forces_begun) {
+        engine->set_step(ntimestep, update->dt);
+        device_forces_begin(eflag, vflag, false);
+      }
+      device_forces_finish();
       if ((eflag & ENERGY_ATOM) || (vflag & VIRIAL_ATOM)) publish_per_atom(eflag, vflag);
       if (eflag || vflag) publish_energy_virial();    // a few device sums, no atom data
       lap(RankTiming::SUMS);

@@ -78,6 +78,9 @@ class VerletCuda : public Verlet, public DeviceContext {
   bool memory_report = false;
   // the neighbour list's entries (keyword list_entries, MESOGPU_LIST_ENTRIES): 0 auto, 16, 32
   int list_entries = 0;
+  // several ranks: the forces of interior atoms overlap the forward exchange (keyword
+  // overlap, MESOGPU_OVERLAP; default yes)
+  bool overlap = true;
   void log_memory(const char *when);
   // reneighbouring steps on several ranks: on the device (keyword rebuild device, the
   // default, src/cuda/device_rebuild.h) or through the host; how many went each way in
@@ -99,6 +102,8 @@ class VerletCuda : public Verlet, public DeviceContext {
   void upload_ghost_plan();    // several ranks: DeviceComm and the plan (end of upload())
   bool balance_due(bigint step) const;
   void device_forces(int eflag_now, int vflag_now);
+  void device_forces_begin(int eflag_now, int vflag_now, bool overlap_now);
+  void device_forces_finish();
   void images_to_host(const std::vector<int> &image);    // owned atoms' image flags
 
   void check_styles();

@@ -64,8 +64,25 @@ void VerletCuda::select_device()
 
 void VerletCuda::device_forces(int eflag_now, int vflag_now)
 {
+  device_forces_begin(eflag_now, vflag_now, false);
+  device_forces_finish();
+}
+
+/* ----------------------------------------------------------------------
+   device_forces in two parts around the forward exchange (several ranks, overlap yes):
+   the forces of owned atoms without ghosts in their lists are queued on a second
+   stream first, the rest after the ghosts' positions are in
+------------------------------------------------------------------------- */
+
+void VerletCuda::device_forces_begin(int eflag_now, int vflag_now, bool overlap_now)
+{
   const bool per_atom = (eflag_now & ENERGY_ATOM) || (vflag_now & VIRIAL_ATOM);
-  engine->compute_forces(eflag_now || vflag_now, per_atom);
+  engine->begin_forces(eflag_now || vflag_now, per_atom, overlap_now);
+}
+
+void VerletCuda::device_forces_finish()
+{
+  engine->finish_forces();
   if (rank_timing) rank_timing->mark(RankTiming::FORCES);    // (only inside run())
   if (reverse_forces) device_comm->reverse(*engine);
 }

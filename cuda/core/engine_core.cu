@@ -69,6 +69,11 @@ namespace cuda {
   Engine::~Engine()
   {
     if (impl && impl->status_host) cudaFreeHost(impl->status_host);
+    if (impl && impl->side_stream) {
+      cudaStreamDestroy(impl->side_stream);
+      cudaEventDestroy(impl->side_ready);
+      cudaEventDestroy(impl->side_done);
+    }
   }
 
   int Engine::natoms() const
@@ -264,17 +269,64 @@ namespace cuda {
     return static_cast<int>(impl->forces.size());
   }
 
+  namespace {
+    // which of a step's outputs the terms launched so far wrote: the first term stores
+    // the forces (the first oriented one the torques, the first of each group its
+    // energies), every later one adds
+    struct Written {
+      bool f = false, torque = false;
+      bool group[NUM_FORCE_GROUPS] = {false, false, false, false};
+    };
+
+    // one step's launch settings
+    ForceStep force_step(const Engine::Impl &s, bool ev)
+    {
+      ForceStep c;
+      c.ev = ev;    // the EV variants only on steps whose energy or virial someone reads
+      c.box = s.box();
+      c.special_lj.w[0] = real(1);
+      for (int k = 1; k < 4; ++k) c.special_lj.w[k] = static_cast<real>(s.special_lj[k]);
+      c.nb = blocks(s.n);
+      return c;
+    }
+
+    void launch_term(Engine::Impl &s, ForceStep &c, ForceTerm &t, Written &w, bool per_atom)
+    {
+      const int g = static_cast<int>(t.group);
+      c.force = Vec3Out{s.f[0].get(), s.f[1].get(), s.f[2].get(), w.f};
+      if (t.makes_torque())
+        c.torque = Vec3Out{s.torque[0].get(), s.torque[1].get(), s.torque[2].get(), w.torque};
+      if (c.ev) c.ev_out = s.ev[g].view(per_atom, w.group[g], &s.err.get()->bits);
+      t.launch(s, c);
+      w.f = true;
+      w.torque |= t.makes_torque();
+      w.group[g] = true;
+    }
+  }    // namespace
+
   void Engine::compute_forces(bool ev, bool per_atom)
   {
+    begin_forces(ev, per_atom, false);
+    finish_forces();
+  }
+
+  void Engine::set_overlap(bool on)
+  {
+    impl->overlap = on;
+  }
+
+  int Engine::interior_atoms() const
+  {
+    const Impl &s = *impl;
+    return s.split_valid && s.pair_group == 1 ? s.n_interior : -1;
+  }
+
+  bool Engine::begin_forces(bool ev, bool per_atom, bool overlap)
+  {
     Impl &s = *impl;
+    if (s.forces_begun) throw std::logic_error("mesogpu: begin_forces twice without finish_forces");
     if (!s.built) build_neighbor_list();
     per_atom = per_atom && ev;
-    ForceStep c;
-    c.ev = ev;    // the EV variants only on steps whose energy or virial someone reads
-    c.box = s.box();
-    c.special_lj.w[0] = real(1);
-    for (int k = 1; k < 4; ++k) c.special_lj.w[k] = static_cast<real>(s.special_lj[k]);
-    c.nb = blocks(s.n);
     // per-warp sums (and per-atom arrays when asked for) only for the groups that compute
     // (a group without terms reads as zero in the reductions and downloads); a slot for
     // every warp of the widest launch: the pair kernels' lanes per atom, or one
@@ -292,28 +344,71 @@ namespace cuda {
       s.ev[k].valid = ev && has_group[k];
       s.ev[k].per_atom_valid = per_atom && has_group[k];
     }
-    // the first term stores the forces (and the first oriented one the torques, the
-    // first of each group its energies), every later one adds
-    bool wrote_f = false, wrote_torque = false;
-    bool wrote_group[NUM_FORCE_GROUPS] = {false, false, false, false};
-    for (const auto &t : s.forces) {
-      if (!t->active(s)) continue;
-      const int g = static_cast<int>(t->group);
-      c.force = Vec3Out{s.f[0].get(), s.f[1].get(), s.f[2].get(), wrote_f};
-      if (t->makes_torque())
-        c.torque = Vec3Out{s.torque[0].get(), s.torque[1].get(), s.torque[2].get(), wrote_torque};
-      if (ev) c.ev_out = s.ev[g].view(per_atom, wrote_group[g], &s.err.get()->bits);
-      t->launch(s, c);
-      wrote_f = true;
-      wrote_torque |= t->makes_torque();
-      wrote_group[g] = true;
+    s.pending_ev = ev;
+    s.pending_per_atom = per_atom;
+    s.forces_begun = true;
+    s.pending_split = false;
+    s.pending_prefix = 0;
+    // the leading terms that take rows (pair terms sort first), with their interior rows
+    // on the side stream: they read the positions of owned atoms only
+    if (!overlap || !s.overlap || !s.split_valid || s.pair_group != 1) return false;
+    size_t prefix = 0;
+    while (prefix < s.forces.size() &&
+           (!s.forces[prefix]->active(s) || s.forces[prefix]->takes_rows()))
+      prefix++;
+    bool any = false;
+    for (size_t k = 0; k < prefix; ++k) any |= s.forces[k]->active(s);
+    if (!any) return false;
+    if (!s.side_stream) {
+      MESOGPU_CUDA_CALL(cudaStreamCreateWithFlags(&s.side_stream, cudaStreamNonBlocking));
+      MESOGPU_CUDA_CALL(cudaEventCreateWithFlags(&s.side_ready, cudaEventDisableTiming));
+      MESOGPU_CUDA_CALL(cudaEventCreateWithFlags(&s.side_done, cudaEventDisableTiming));
     }
-    if (!wrote_f)
+    // after everything queued so far (the integrator's drift, the sums' zeroing)
+    MESOGPU_CUDA_CALL(cudaEventRecord(s.side_ready, 0));
+    MESOGPU_CUDA_CALL(cudaStreamWaitEvent(s.side_stream, s.side_ready, 0));
+    ForceStep c = force_step(s, ev);
+    c.rows = s.split_rows.get();
+    c.nrows = s.n_interior;
+    c.stream = s.side_stream;
+    Written w;
+    for (size_t k = 0; k < prefix; ++k)
+      if (s.forces[k]->active(s)) launch_term(s, c, *s.forces[k], w, per_atom);
+    MESOGPU_CUDA_CALL(cudaEventRecord(s.side_done, s.side_stream));
+    s.pending_split = true;
+    s.pending_prefix = prefix;
+    return true;
+  }
+
+  void Engine::finish_forces()
+  {
+    Impl &s = *impl;
+    if (!s.forces_begun) throw std::logic_error("mesogpu: finish_forces without begin_forces");
+    s.forces_begun = false;
+    const bool ev = s.pending_ev;
+    ForceStep c = force_step(s, ev);
+    Written w;
+    size_t first = 0;
+    if (s.pending_split) {
+      // the other rows of the same terms once the ghosts are in, after the interior part
+      // (the sums of a warp slot add up in launch order)
+      MESOGPU_CUDA_CALL(cudaStreamWaitEvent(0, s.side_done, 0));
+      ForceStep rest = c;
+      rest.rows = s.split_rows.get() + s.n_interior;
+      rest.nrows = s.n - s.n_interior;
+      for (size_t k = 0; k < s.pending_prefix; ++k)
+        if (s.forces[k]->active(s)) launch_term(s, rest, *s.forces[k], w, s.pending_per_atom);
+      first = s.pending_prefix;
+    }
+    for (size_t k = first; k < s.forces.size(); ++k)
+      if (s.forces[k]->active(s)) launch_term(s, c, *s.forces[k], w, s.pending_per_atom);
+    if (!w.f)
       for (int d = 0; d < 3; ++d) s.f[d].zero();
-    if (s.have_torque() && !wrote_torque)
+    if (s.have_torque() && !w.torque)
       for (int d = 0; d < 3; ++d) s.torque[d].zero();    // no term makes torques
     s.ev_valid = ev;
-    s.per_atom_ev_valid = per_atom;
+    s.per_atom_ev_valid = s.pending_per_atom;
+    s.pending_split = false;
     s.steps_since_sort++;
   }
 

@@ -204,6 +204,22 @@ namespace cuda {
     bool rigid_dlm = false;
     DeviceArray<int> rotation_limited;    // drifts past dt |w| = 1 (normalised) since the last take
     DeviceArray<double> gfactor1, gfactor2, mv_sum;
+    // the overlap of the forward exchange with the forces of interior atoms (several
+    // ranks; Engine::begin_forces): per build, the owned atoms whose lists hold no ghost
+    // (interior, from the build kernel) and the rows split by it: split_rows[0..n_interior)
+    // those atoms, the rest the other owned atoms and the ghost rows. The interior part of
+    // the leading terms that take rows runs on side_stream while the host exchanges.
+    bool overlap = false;    // asked for (Engine::set_overlap)
+    bool split_valid = false;
+    DeviceArray<unsigned char> interior, split_scratch;
+    DeviceArray<int> split_rows, split_count;
+    int n_interior = 0;
+    cudaStream_t side_stream = nullptr;
+    cudaEvent_t side_ready = nullptr, side_done = nullptr;
+    bool split_wanted() const { return overlap && nlocal < n && has_pair_terms() && !img_bits; }
+    // the step begun by begin_forces, finished by finish_forces
+    bool forces_begun = false, pending_split = false, pending_ev = false, pending_per_atom = false;
+    size_t pending_prefix = 0;    // terms (active ones among the first forces) run in parts
     PerAtomEVStore ev[NUM_FORCE_GROUPS];    // energy/virial per ForceGroup
     bool ev_valid = false, per_atom_ev_valid = false;
     DeviceArray<double> ev_sum;

@@ -58,6 +58,11 @@ namespace cuda {
       Vec3Out force{};       // f
       Vec3Out torque{};      // torques (oriented terms only)
       PerAtomEV ev_out{};    // the per-atom energy/virial of the term's group
+      // a launch over some rows only (terms that take_rows; null: all rows), on `stream`:
+      // the forces of interior atoms while the ghosts' positions travel (Engine::begin_forces)
+      const int *rows = nullptr;
+      int nrows = 0;
+      cudaStream_t stream = 0;
     };
 
     class ForceTerm {
@@ -72,6 +77,9 @@ namespace cuda {
       virtual bool active(const Engine::Impl &) const { return true; }
       // reads orientations and writes torques
       virtual bool makes_torque() const { return false; }
+      // honours ForceStep::rows and ::stream (a pair term of launch_pair_kernel): its
+      // forces on an atom read only the atom's neighbours' positions (and velocities)
+      virtual bool takes_rows() const { return false; }
       virtual void launch(Engine::Impl &s, const ForceStep &c) = 0;
       // the message for an error record its kernels set (ErrorBits), "" if not its own
       virtual std::string describe_error(const ErrorRecord &) const { return ""; }

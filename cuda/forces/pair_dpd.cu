@@ -57,6 +57,7 @@ namespace cuda {
         cutsq.upload(s.pair_cutsq_for_term(h.cutsq));
         for (int k = 0; k < 4; ++k) special_sqrt.w[k] = static_cast<real>(h.special_sqrt[k]);
       }
+      bool takes_rows() const override { return true; }
       void launch(Engine::Impl &s, const detail::ForceStep &c) override
       {
         PairDPDDev dpd{};

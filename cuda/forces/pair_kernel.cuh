@@ -19,6 +19,7 @@
 
 #include "core/engine_impl.cuh"
 
+#include <stdexcept>
 #include <type_traits>
 
 namespace mesogpu {
@@ -38,17 +39,22 @@ namespace cuda {
     // neighbours (a few thousand atoms, long cutoffs): one lane per atom then leaves most
     // of the device idle while each thread walks hundreds of entries one after another.
     // List: the list's view (neighbor/list_view.cuh), 32-bit or 16-bit cell entries
-    template <class Pair, class List, bool EV, bool Images = false, int Group = 1>
+    // Rows: the launch covers the rows rows[0..nrows) of the list's n (one lane per atom;
+    // the overlap of the forward exchange with interior atoms' forces), else rows 0..n
+    template <class Pair, class List, bool EV, bool Images = false, int Group = 1,
+              bool Rows = false>
     __device__ __forceinline__ void pair_forces(int n, const PosType<real> *pos, BoxD box,
-                                                List list, Pair pair, int ntp1,
-                                                Special4 special_lj, Vec3Out fout, PerAtomEV ev,
-                                                ErrorRecord *err)
+                                                List list, Pair pair, int ntp1, Special4 special_lj,
+                                                Vec3Out fout, PerAtomEV ev, ErrorRecord *err,
+                                                int nrows = 0, const int *rows = nullptr)
     {
       static_assert(!Images || List::allows_images, "explicit images need 32-bit entries");
       static_assert(Group == 1 || (Group >= 2 && Group <= 32 && (Group & (Group - 1)) == 0),
                     "a group is a power of two within a warp");
+      static_assert(!Rows || Group == 1, "a launch over rows takes one lane per atom");
       const long long t = (long long) blockIdx.x * blockDim.x + threadIdx.x;
-      const int i = static_cast<int>(t / Group);
+      if (Rows && t >= nrows) return;
+      const int i = Rows ? rows[t] : static_cast<int>(t / Group);
       const int lane = static_cast<int>(t % Group);
       // groups share warps: a group past n still takes part in the shuffles
       if (Group == 1 && i >= n) return;
@@ -117,7 +123,7 @@ namespace cuda {
         fz += f2;
       }
       fout.store(i, fx, fy, fz);
-      if (EV) ev.store<Group>(i, n, e, v);
+      if (EV) ev.store<Group>(i, Rows ? nrows : n, e, v);
     }
 
     template <class Pair, class List, bool EV, bool Images = false, int Group = 1>
@@ -129,22 +135,34 @@ namespace cuda {
                                                  ev, err);
     }
 
+    template <class Pair, class List, bool EV>
+    __global__ void pair_forces_rows_kernel(int nrows, const int *rows, int n,
+                                            const PosType<real> *pos, BoxD box, List list,
+                                            Pair pair, int ntp1, Special4 special_lj, Vec3Out fout,
+                                            PerAtomEV ev, ErrorRecord *err)
+    {
+      pair_forces<Pair, List, EV, false, 1, true>(n, pos, box, list, pair, ntp1, special_lj, fout,
+                                                  ev, err, nrows, rows);
+    }
+
     // Cell entries at full occupancy (2048 threads per SM on sm_80/sm_90: 32 registers).
     // Left to itself the compiler gives the cell-entry kernel of LJ 39 registers (the cursor
     // keeps the atom's cell), which leaves room for 75 % of the threads; bounded, its force
     // steps keep 32 without spilling. Only for evaluators that say so (full_occupancy):
     // bounded, DPD spills 120 bytes and table/r2 24. Bounds on the 32-bit kernel made it
     // worse (40 registers instead of 32), and the EV steps spill, so both stay free.
-    template <class P, class = void> struct wants_full_occupancy : std::false_type {};
+    template <class P, class = void> struct wants_full_occupancy : std::false_type {
+    };
     template <class P>
-    struct wants_full_occupancy<P, std::void_t<decltype(P::full_occupancy)>>
-        : std::bool_constant<P::full_occupancy> {};
+    struct wants_full_occupancy<P, std::void_t<decltype(P::full_occupancy)>> :
+        std::bool_constant<P::full_occupancy> {
+    };
     constexpr int THREADS_PER_SM = 2048;
     template <class Pair, int Group>
     __global__ void __launch_bounds__(BLOCK, THREADS_PER_SM / BLOCK)
-        pair_forces_kernel_cell(int n, const PosType<real> *pos, BoxD box, CellList list,
-                                Pair pair, int ntp1, Special4 special_lj, Vec3Out fout,
-                                PerAtomEV ev, ErrorRecord *err)
+        pair_forces_kernel_cell(int n, const PosType<real> *pos, BoxD box, CellList list, Pair pair,
+                                int ntp1, Special4 special_lj, Vec3Out fout, PerAtomEV ev,
+                                ErrorRecord *err)
     {
       pair_forces<Pair, CellList, false, false, Group>(n, pos, box, list, pair, ntp1, special_lj,
                                                        fout, ev, err);
@@ -179,6 +197,17 @@ namespace cuda {
       }
       s.with_list([&](const auto &list) {
         using List = std::decay_t<decltype(list)>;
+        if (c.rows) {    // a part of the rows (ForceTerm::takes_rows): one lane per atom
+          if (s.pair_group != 1) throw std::logic_error("mesogpu: rows of a multi-lane launch");
+          auto kernel = c.ev ? pair_forces_rows_kernel<Pair, List, true>
+                             : pair_forces_rows_kernel<Pair, List, false>;
+          if (c.nrows > 0)
+            kernel<<<blocks(c.nrows), BLOCK, 0, c.stream>>>(
+                c.nrows, c.rows, s.n, s.pos.get(), c.box, list, pair, s.ntp1(), c.special_lj,
+                c.force, c.ev_out, s.err.get());
+          MESOGPU_CUDA_LAUNCH_CHECK();
+          return;
+        }
         with_lanes(s.pair_group, [&](auto lanes) {
           launch_pair_kernel_group<Pair, List, decltype(lanes)::value>(s, c, pair, list);
         });
@@ -196,6 +225,7 @@ namespace cuda {
         params.upload(p);
         cut.upload(s.pair_cutsq_for_term(cutsq));
       }
+      bool takes_rows() const override { return true; }
       void launch(Engine::Impl &s, const ForceStep &c) override
       {
         launch_pair_kernel(s, c, Dev{{}, params.get(), cut.get()});

@@ -55,6 +55,7 @@ namespace cuda {
         offset.upload(o);
         cutsq.upload(s.pair_cutsq_for_term(p.cutsq));
       }
+      bool takes_rows() const override { return true; }
       void launch(Engine::Impl &s, const detail::ForceStep &c) override
       {
         detail::launch_pair_kernel(s, c, PairTableDev{{}, views.get(), offset.get(), cutsq.get()});

@@ -3,6 +3,8 @@
 
 #include "core/engine_impl.cuh"
 #include "neighbor/cell_kernels.cuh"
+#include <cub/device/device_partition.cuh>
+#include <thrust/iterator/counting_iterator.h>
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -134,13 +136,13 @@ namespace cuda {
     // with one lane, entry for entry. Cell: 16-bit cell entries into nbr16
     // (neighbor/cell_entry.h) instead of 32-bit indices into nbr, in the same order.
     template <int Group, bool Cell>
-    __global__ void build_neighbors_kernel(int n, int nlocal, const PosType<real> *pos, BoxD box,
-                                           int3 ncell, const int *cell_of, const int *cell_count,
-                                           const int *cell_atoms, const PosType<real> *cell_pos,
-                                           int cell_cap, const real *cutneighsq, int ntp1,
-                                           const int *nspecial, const int *special, int maxspecial,
-                                           int4 special_flag, ExclusionD ex, int *nnbr, int *nbr,
-                                           unsigned short *nbr16, int nbr_cap, int *status)
+    __global__ void
+    build_neighbors_kernel(int n, int nlocal, const PosType<real> *pos, BoxD box, int3 ncell,
+                           const int *cell_of, const int *cell_count, const int *cell_atoms,
+                           const PosType<real> *cell_pos, int cell_cap, const real *cutneighsq,
+                           int ntp1, const int *nspecial, const int *special, int maxspecial,
+                           int4 special_flag, ExclusionD ex, int *nnbr, int *nbr,
+                           unsigned short *nbr16, int nbr_cap, int *status, unsigned char *interior)
     {
       static_assert(Group == 1 || (Group >= 2 && Group <= 32 && (Group & (Group - 1)) == 0),
                     "a group is a power of two within a warp");
@@ -150,7 +152,10 @@ namespace cuda {
       // a whole group shares i, so it leaves together (the ballots name the group's lanes)
       if (i >= n) return;
       if (i >= nlocal) {    // a ghost row (several ranks): no list, its owner has one
-        if (lane == 0) nnbr[i] = 0;
+        if (lane == 0) {
+          nnbr[i] = 0;
+          if (interior) interior[i] = 0;
+        }
         return;
       }
       const int warp_lane = threadIdx.x & 31;
@@ -163,6 +168,7 @@ namespace cuda {
                 cz = cell / (ncell.x * ncell.y);
       const SpecialLookup spec(nspecial, special, maxspecial, i, special_flag);
       int count = 0;
+      bool ghost_neighbour = false;    // a ghost in the list (Impl::interior)
       // the 27 surrounding cells; with 2 cells in a periodic dimension the offsets -1 and
       // +1 name the same cell, so that dimension visits 2 (a box of 2 to 3 cutoffs); a
       // non-periodic dimension stops at its first and last cell (no wrap, no duplicates)
@@ -197,6 +203,7 @@ namespace cuda {
                   entry = j;
                   hit = j != i && !(ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) &&
                         !(spec.any() && !spec.mark(spec.level(j), entry));
+                  ghost_neighbour |= hit && j >= nlocal;
                 }
               }
               int at = count;
@@ -217,8 +224,11 @@ namespace cuda {
               }
             }
           }
+      if constexpr (Group > 1)
+        if (interior) ghost_neighbour = __any_sync(group_mask, ghost_neighbour);
       if (lane != 0) return;
       nnbr[i] = count;
+      if (interior) interior[i] = !ghost_neighbour;
       if (count > nbr_cap) atomicMax(&status[1], count);
     }
 
@@ -301,7 +311,25 @@ namespace cuda {
           s.cell_atoms.get(), s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
           s.maxspecial ? s.nspecial.get() : nullptr, s.maxspecial ? s.special.get() : nullptr,
           s.maxspecial, sflag, s.exclusion_view(), s.nnbr.get(), s.nbr.get(), s.nbr16.get(),
-          s.nbr_cap, s.status.get());
+          s.nbr_cap, s.status.get(), s.split_wanted() ? s.interior.get() : nullptr);
+    }
+
+    // the rows of Impl::split_rows: owned atoms without ghosts in their lists first
+    // (ascending), then the others and the ghost rows (descending), from the build's flags
+    void partition_rows(Engine::Impl &s)
+    {
+      AllocLabel label("the rows of the exchange overlap");
+      s.split_rows.resize(s.n);
+      s.split_count.resize(1);
+      thrust::counting_iterator<int> rows(0);
+      size_t bytes = 0;
+      MESOGPU_CUDA_CALL(cub::DevicePartition::Flagged(
+          nullptr, bytes, rows, s.interior.get(), s.split_rows.get(), s.split_count.get(), s.n));
+      s.split_scratch.resize(bytes);
+      MESOGPU_CUDA_CALL(cub::DevicePartition::Flagged(s.split_scratch.get(), bytes, rows,
+                                                      s.interior.get(), s.split_rows.get(),
+                                                      s.split_count.get(), s.n));
+      s.split_count.download(&s.n_interior, 1);
     }
 
     // 16-bit cell entries or 32-bit indices for a list of nbr_cap entries per atom:
@@ -546,6 +574,11 @@ namespace cuda {
     s.build_group = s.fixed_build_group
                         ? s.fixed_build_group
                         : choose_lanes(s.nlocal, 27.0 * s.n / ncells, s.device_threads, 16.0);
+    s.split_valid = false;
+    if (s.split_wanted()) {
+      AllocLabel label("the rows of the exchange overlap");
+      s.interior.resize(s.n);
+    }
     while (s.has_pair_terms()) {
       // the layout of this build (again after a growth); the other layout's array is freed
       // before this one grows
@@ -591,6 +624,10 @@ namespace cuda {
     if (s.has_pair_terms())
       s.pair_group = s.fixed_pair_group ? s.fixed_pair_group
                                         : choose_lanes(s.nlocal, s.nbr_cap, s.device_threads, 16.0);
+    if (s.split_wanted() && s.pair_group == 1) {
+      partition_rows(s);
+      s.split_valid = true;
+    }
     s.ago = 0;
     s.built = true;
   }

@@ -89,6 +89,21 @@ inline bool parse_exchange(const char *value, bool &ipc, std::string &error)
   return true;
 }
 
+// a yes|no keyword value (run_style verlet/cuda overlap, MESOGPU_OVERLAP)
+inline bool parse_yes_no(const char *value, bool &on, std::string &error)
+{
+  const std::string v = value ? value : "";
+  if (v == "yes") {
+    on = true;
+  } else if (v == "no") {
+    on = false;
+  } else {
+    error = "'" + v + "' is not yes or no";
+    return false;
+  }
+  return true;
+}
+
 // run_style verlet/cuda list_entries auto|16|32 (or MESOGPU_LIST_ENTRIES): the neighbour
 // list's entries, 0 for auto (32-bit, 16-bit cell entries only where 32-bit ones would not
 // leave enough device memory free), 16 or 32

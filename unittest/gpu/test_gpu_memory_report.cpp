@@ -244,7 +244,8 @@ std::map<std::string, Report> read_reports(const std::string &path)
 
 // an LJ liquid (fcc 0.8442, cells^3 x 4 atoms) in a resident run of 200 steps with the
 // report in a log file; via_env: MESOGPU_MEMORY_REPORT=1 instead of the keyword
-std::map<std::string, Report> lj_report(int cells, bool via_env, size_t *used_after)
+std::map<std::string, Report> lj_report(int cells, bool via_env, size_t *used_after,
+                                        bool per_atom_energy = false)
 {
   const std::string log =
       "/tmp/mesogpu_memreport_" + std::to_string(getpid()) + "_" + std::to_string(cells) + ".log";
@@ -259,6 +260,9 @@ std::map<std::string, Report> lj_report(int cells, bool via_env, size_t *used_af
             "neigh_modify every 20 delay 0 check no", "fix 1 all nve/cuda", "thermo 100",
             std::string("run_style verlet/cuda") + (via_env ? "" : " memory yes")});
     if (via_env) unsetenv("MESOGPU_MEMORY_REPORT");
+    if (per_atom_energy)
+      l.cmds({"compute pea all pe/atom", "compute spe all reduce sum c_pea",
+              "thermo_style custom step pe c_spe"});
     l.cmd("run 200");
     EXPECT_EQ(std::string(l.lmp->update->integrate_style), "verlet/cuda");
     size_t fb = 0, tb = 0;
@@ -288,6 +292,17 @@ void check_report(const Report &r, const char *what, long long natoms, size_t us
          natoms, r.held, r.held / natoms, r.used);
 }
 
+// compute pe/atom: the per-atom energies and virials of the pair kind (7 values per atom)
+TEST(GpuMemoryReport, PerAtomEnergiesOnlyWhenAsked)
+{
+  size_t used = 0;
+  auto reports = lj_report(10, false, &used, true);
+  ASSERT_EQ(reports.count("end of the run"), 1u);
+  const Report &r = reports["end of the run"];
+  check_report(r, "4000 atoms with compute pe/atom", 4000, used);
+  EXPECT_EQ(held_bytes(r, "ev (pair)"), 7.0 * 4000 * sizeof(acc));
+}
+
 TEST(GpuMemoryReport, LjRunsScaleWithAtoms)
 {
   size_t used_small = 0, used_big = 0;
@@ -303,8 +318,8 @@ TEST(GpuMemoryReport, LjRunsScaleWithAtoms)
   check_report(big["end of the run"], "32000 atoms, end of the run", 32000, used_big);
   // per-atom arrays: the same bytes per atom at both sizes
   const Report &a = small["end of the run"], &b = big["end of the run"];
-  for (const char *name : {"x", "v", "f", "image", "type", "mask", "tag", "pos", "order", "cell_of",
-                           "nnbr", "ev (pair)"}) {
+  for (const char *name :
+       {"x", "v", "f", "image", "type", "mask", "tag", "pos", "order", "cell_of", "nnbr"}) {
     if (!a.per_atom.count(name) || !b.per_atom.count(name)) {
       ADD_FAILURE() << "no row " << name;
       continue;
@@ -314,6 +329,13 @@ TEST(GpuMemoryReport, LjRunsScaleWithAtoms)
            b.per_atom.at(name));
   }
   EXPECT_EQ(b.bytes.at("x"), 3.0 * 32000 * sizeof(acc));
+  // energies and virials: sums per warp, no per-atom arrays without a per-atom compute
+  for (const Report *r : {&a, &b}) {
+    EXPECT_EQ(held_bytes(*r, "ev (pair)"), 0.0) << "no compute asked for per-atom energies";
+    EXPECT_GT(held_bytes(*r, "ev sums (pair)"), 0.0) << "thermo output reads the pair energy";
+  }
+  if (b.per_atom.count("ev sums (pair)"))
+    EXPECT_LT(b.per_atom.at("ev sums (pair)"), 7.0 * sizeof(acc)) << "less than per-atom values";
   // the neighbour list: as many entries per atom at both sizes (same density and cutoff)
   ASSERT_EQ(a.per_atom.count("nbr"), 1u);
   ASSERT_EQ(b.per_atom.count("nbr"), 1u);

@@ -9,6 +9,10 @@
      1e-12 of the box in double), and both agree with one-rank CPU LAMMPS;
    - the default (no keyword) is the IPC path, MESOGPU_EXCHANGE=host the host path, and
      the keyword overrides the variable;
+   - overlap yes (the default: the forces of atoms without ghost neighbours start on a
+     second stream while the ghosts' positions travel) against overlap no, with either
+     exchange, one lane per atom: the same forces bit for bit, so the same trajectory;
+     the log says how many atoms start early only where the overlap ran;
    - the log: on several ranks the IPC runs say "through CUDA IPC", the host runs do not
      (on one rank there is no exchange, and neither says it); with rebuild device the IPC
      runs also send the rebuilds' border records device to device, and say so.
@@ -138,6 +142,30 @@ TEST(MultiRankIpc, DefaultAndEnvironmentVariable)
   expect_path(kw, true, "MESOGPU_EXCHANGE=host, exchange ipc");
   expect_close("default (ipc) vs MESOGPU_EXCHANGE=host", dflt, env, SAME_TOL);
   expect_close("MESOGPU_EXCHANGE=host, exchange ipc vs host", kw, env, SAME_TOL);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// overlap yes against overlap no, through IPC and through the host (one lane per atom,
+// which the overlap needs; the liquid is small enough that the engine would take more)
+TEST(MultiRankIpc, OverlapMatchesNoOverlap)
+{
+  setenv("MESOGPU_PAIR_LANES", "1", 1);
+  for (const char *exchange : {"ipc", "host"}) {
+    const std::string on_kw = std::string("exchange ") + exchange + " overlap yes";
+    const std::string off_kw = std::string("exchange ") + exchange + " overlap no";
+    const Result on = run_lj(MPI_COMM_WORLD, on_kw.c_str(), std::string("overlap_on_") + exchange);
+    const Result off =
+        run_lj(MPI_COMM_WORLD, off_kw.c_str(), std::string("overlap_off_") + exchange);
+    expect_close((std::string("overlap yes vs no, exchange ") + exchange).c_str(), on, off,
+                 SAME_TOL);
+    EXPECT_EQ(on.builds, off.builds);
+    if (world_rank() == 0) {
+      const std::string said = "have no ghost in their lists";
+      EXPECT_EQ(on.log.find(said) != std::string::npos, world_size() > 1) << on.log;
+      EXPECT_EQ(off.log.find("verlet/cuda overlap"), std::string::npos) << off.log;
+    }
+  }
+  unsetenv("MESOGPU_PAIR_LANES");
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
