@@ -261,6 +261,10 @@ namespace cuda {
     // run_style verlet/cuda overlap yes|no: lets begin_forces split (builds flag the
     // interior atoms: 5 bytes per row on several ranks)
     void set_overlap(bool on);
+    // after begin_forces split, the forward exchange of positions (pack, copy, unpack)
+    // runs on a stream of the highest priority; this queues whatever follows on the
+    // default stream after it (the end of DeviceComm::forward; finish_forces calls it too)
+    void join_exchange();
     // the owned atoms whose forces begin_forces starts early (the last build's count), or
     // -1 when it would not split (overlap off, one rank, lanes per atom above one)
     int interior_atoms() const;

@@ -71,8 +71,10 @@ namespace cuda {
     if (impl && impl->status_host) cudaFreeHost(impl->status_host);
     if (impl && impl->side_stream) {
       cudaStreamDestroy(impl->side_stream);
+      cudaStreamDestroy(impl->comm_stream);
       cudaEventDestroy(impl->side_ready);
       cudaEventDestroy(impl->side_done);
+      cudaEventDestroy(impl->comm_done);
     }
   }
 
@@ -315,6 +317,15 @@ namespace cuda {
     impl->overlap = on;
   }
 
+  void Engine::join_exchange()
+  {
+    Impl &s = *impl;
+    if (!s.xstream) return;
+    MESOGPU_CUDA_CALL(cudaEventRecord(s.comm_done, s.xstream));
+    MESOGPU_CUDA_CALL(cudaStreamWaitEvent(0, s.comm_done, 0));
+    s.xstream = 0;
+  }
+
   int Engine::interior_atoms() const
   {
     const Impl &s = *impl;
@@ -360,13 +371,21 @@ namespace cuda {
     for (size_t k = 0; k < prefix; ++k) any |= s.forces[k]->active(s);
     if (!any) return false;
     if (!s.side_stream) {
-      MESOGPU_CUDA_CALL(cudaStreamCreateWithFlags(&s.side_stream, cudaStreamNonBlocking));
+      int least = 0, greatest = 0;
+      MESOGPU_CUDA_CALL(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      MESOGPU_CUDA_CALL(cudaStreamCreateWithPriority(&s.side_stream, cudaStreamNonBlocking, least));
+      MESOGPU_CUDA_CALL(
+          cudaStreamCreateWithPriority(&s.comm_stream, cudaStreamNonBlocking, greatest));
       MESOGPU_CUDA_CALL(cudaEventCreateWithFlags(&s.side_ready, cudaEventDisableTiming));
       MESOGPU_CUDA_CALL(cudaEventCreateWithFlags(&s.side_done, cudaEventDisableTiming));
+      MESOGPU_CUDA_CALL(cudaEventCreateWithFlags(&s.comm_done, cudaEventDisableTiming));
     }
-    // after everything queued so far (the integrator's drift, the sums' zeroing)
+    // after everything queued so far (the integrator's drift, the sums' zeroing); the
+    // exchange of positions that follows runs on the high-priority stream
     MESOGPU_CUDA_CALL(cudaEventRecord(s.side_ready, 0));
     MESOGPU_CUDA_CALL(cudaStreamWaitEvent(s.side_stream, s.side_ready, 0));
+    MESOGPU_CUDA_CALL(cudaStreamWaitEvent(s.comm_stream, s.side_ready, 0));
+    s.xstream = s.comm_stream;
     ForceStep c = force_step(s, ev);
     c.rows = s.split_rows.get();
     c.nrows = s.n_interior;
@@ -385,6 +404,7 @@ namespace cuda {
     Impl &s = *impl;
     if (!s.forces_begun) throw std::logic_error("mesogpu: finish_forces without begin_forces");
     s.forces_begun = false;
+    join_exchange();
     const bool ev = s.pending_ev;
     ForceStep c = force_step(s, ev);
     Written w;

@@ -216,6 +216,12 @@ namespace cuda {
     int n_interior = 0;
     cudaStream_t side_stream = nullptr;
     cudaEvent_t side_ready = nullptr, side_done = nullptr;
+    // the forward exchange of positions runs on xstream: 0, or while interior forces run
+    // comm_stream, of the highest priority, so that its small kernels are not queued behind
+    // the blocks of the forces (a kernel's blocks are dispatched before a later kernel's of
+    // the same priority); Engine::join_exchange hands the order back to stream 0
+    cudaStream_t xstream = 0, comm_stream = nullptr;
+    cudaEvent_t comm_done = nullptr;
     bool split_wanted() const { return overlap && nlocal < n && has_pair_terms() && !img_bits; }
     // the step begun by begin_forces, finished by finish_forces
     bool forces_begun = false, pending_split = false, pending_ev = false, pending_per_atom = false;

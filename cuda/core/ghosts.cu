@@ -30,22 +30,23 @@ namespace cuda {
     // the packed values (comm_buf) into the host buffer, then one synchronisation of the
     // stream: afterwards buf holds them and every copy queued earlier from a host buffer
     // (an unpack's) has finished, so the caller may reuse its receive buffer
-    void download_packed(const Engine::Impl &s, double *buf, int count)
+    void download_packed(const Engine::Impl &s, double *buf, int count, cudaStream_t stream = 0)
     {
       if (count > 0)
-        MESOGPU_CUDA_CALL(cudaMemcpyAsync(
-            buf, s.comm_buf.get(), 3 * (size_t) count * sizeof(double), cudaMemcpyDeviceToHost, 0));
-      MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+        MESOGPU_CUDA_CALL(cudaMemcpyAsync(buf, s.comm_buf.get(),
+                                          3 * (size_t) count * sizeof(double),
+                                          cudaMemcpyDeviceToHost, stream));
+      MESOGPU_CUDA_CALL(cudaStreamSynchronize(stream));
     }
     // received values into comm_buf, queued in stream order before the unpack kernel (the
     // host does not wait; from page-locked memory the copy runs later, so buf must stay
     // unchanged until the next download_packed or synchronize)
-    void upload_received(Engine::Impl &s, const double *buf, int count)
+    void upload_received(Engine::Impl &s, const double *buf, int count, cudaStream_t stream = 0)
     {
       AllocLabel label("the ghost exchange buffer");
       if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
       MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.comm_buf.get(), buf, 3 * (size_t) count * sizeof(double),
-                                        cudaMemcpyHostToDevice, 0));
+                                        cudaMemcpyHostToDevice, stream));
     }
 
   }    // namespace
@@ -100,16 +101,16 @@ namespace cuda {
     Impl &s = *impl;
     check_send(s, offset, count, "pack_positions");
     if (count == 0) {
-      download_packed(s, buf, 0);
+      download_packed(s, buf, 0, s.xstream);
       return;
     }
     AllocLabel label("the ghost exchange buffer");
     if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
-    pack_xyz_kernel<<<blocks(count), BLOCK>>>(
+    pack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(
         count, s.comm_send.get() + offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
         make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.comm_buf.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
-    download_packed(s, buf, count);
+    download_packed(s, buf, count, s.xstream);
   }
 
   void Engine::unpack_positions(int first, int count, const double *buf)
@@ -117,9 +118,9 @@ namespace cuda {
     Impl &s = *impl;
     check_rows(s, first, count, "unpack_positions");
     if (count == 0) return;
-    upload_received(s, buf, count);
-    unpack_xyz_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_buf.get(), s.x[0].get(),
-                                                s.x[1].get(), s.x[2].get(), s.pos.get());
+    upload_received(s, buf, count, s.xstream);
+    unpack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(
+        count, first, s.comm_buf.get(), s.x[0].get(), s.x[1].get(), s.x[2].get(), s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -129,7 +130,7 @@ namespace cuda {
     check_send(s, offset, count, "copy_positions");
     check_rows(s, first, count, "copy_positions");
     if (count == 0) return;
-    copy_xyz_kernel<<<blocks(count), BLOCK>>>(
+    copy_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(
         count, s.comm_send.get() + offset, first, s.x[0].get(), s.x[1].get(), s.x[2].get(),
         make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();

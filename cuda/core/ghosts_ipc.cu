@@ -72,15 +72,16 @@ namespace cuda {
     // area at peer_offset doubles, then one synchronisation of the stream, always, also for
     // an empty swap: every kernel queued before (this rank's unpacks from its own areas
     // included) has finished when the token goes out
-    void send_packed_to_peer(const Engine::Impl &s, void *peer, size_t peer_offset, int count)
+    void send_packed_to_peer(const Engine::Impl &s, void *peer, size_t peer_offset, int count,
+                             cudaStream_t stream = 0)
     {
       // cudaMemcpyDefault: unified addressing tells the copy which device holds each side
       // (the partner's GPU, over NVLink or PCIe, or this one)
       if (count > 0)
         MESOGPU_CUDA_CALL(cudaMemcpyAsync(static_cast<double *>(peer) + peer_offset,
                                           s.comm_buf.get(), 3 * (size_t) count * sizeof(double),
-                                          cudaMemcpyDefault, 0));
-      MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+                                          cudaMemcpyDefault, stream));
+      MESOGPU_CUDA_CALL(cudaStreamSynchronize(stream));
     }
 
     // comm_buf large enough for `count` atoms (a partner area to copy into is needed)
@@ -157,12 +158,12 @@ namespace cuda {
     check_send(s, offset, count, "pack_positions_to_peer");
     if (count > 0) {
       double *buf = pack_buffer(s, count, peer, "pack_positions_to_peer");
-      pack_xyz_kernel<<<blocks(count), BLOCK>>>(
+      pack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(
           count, s.comm_send.get() + offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
           make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, buf);
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
-    send_packed_to_peer(s, peer, peer_offset, count);
+    send_packed_to_peer(s, peer, peer_offset, count, s.xstream);
   }
 
   void Engine::pack_forces_to_peer(int first, int count, void *peer, size_t peer_offset)
@@ -196,9 +197,9 @@ namespace cuda {
     check_rows(s, first, count, "unpack_positions_from_ipc");
     if (count == 0) return;
     check_area(area_offset, count, s.ipc_cap, "unpack_positions_from_ipc");
-    unpack_xyz_kernel<<<blocks(count), BLOCK>>>(count, first, s.ipc_recv.get() + area_offset,
-                                                s.x[0].get(), s.x[1].get(), s.x[2].get(),
-                                                s.pos.get());
+    unpack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(
+        count, first, s.ipc_recv.get() + area_offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
+        s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

@@ -168,6 +168,19 @@ namespace cuda {
                                                        fout, ev, err);
     }
 
+    // the force steps over rows at full occupancy: left free, the row index costs LJ 37
+    // registers (75 % of the threads; the overlap then lost 10 % on four H200s)
+    template <class Pair, class List>
+    __global__ void __launch_bounds__(BLOCK, THREADS_PER_SM / BLOCK)
+        pair_forces_rows_kernel_bounded(int nrows, const int *rows, int n, const PosType<real> *pos,
+                                        BoxD box, List list, Pair pair, int ntp1,
+                                        Special4 special_lj, Vec3Out fout, PerAtomEV ev,
+                                        ErrorRecord *err)
+    {
+      pair_forces<Pair, List, false, false, 1, true>(n, pos, box, list, pair, ntp1, special_lj,
+                                                     fout, ev, err, nrows, rows);
+    }
+
     template <class Pair, class List, int Group>
     void launch_pair_kernel_group(Engine::Impl &s, const ForceStep &c, const Pair &pair,
                                   const List &list)
@@ -201,6 +214,8 @@ namespace cuda {
           if (s.pair_group != 1) throw std::logic_error("mesogpu: rows of a multi-lane launch");
           auto kernel = c.ev ? pair_forces_rows_kernel<Pair, List, true>
                              : pair_forces_rows_kernel<Pair, List, false>;
+          if constexpr (wants_full_occupancy<Pair>::value)
+            if (!c.ev) kernel = pair_forces_rows_kernel_bounded<Pair, List>;
           if (c.nrows > 0)
             kernel<<<blocks(c.nrows), BLOCK, 0, c.stream>>>(
                 c.nrows, c.rows, s.n, s.pos.get(), c.box, list, pair, s.ntp1(), c.special_lj,

@@ -91,6 +91,7 @@ void DeviceComm::forward(Engine &engine)
 {
   if (ipc_on) {
     forward_ipc(engine);
+    engine.join_exchange();
     return;
   }
   using Swap = CommBrickPlan::Swap;
@@ -109,6 +110,7 @@ void DeviceComm::forward(Engine &engine)
       [&](const Swap &s, const double *buf) {
         engine.unpack_positions(s.first_recv, s.recv_count, buf);
       });
+  engine.join_exchange();    // what follows on the default stream (velocities) waits for it
 }
 
 void DeviceComm::forward_velocities(Engine &engine)
