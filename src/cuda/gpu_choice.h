@@ -56,20 +56,25 @@ inline bool parse_share(const char *value, bool &share, std::string &error)
   return true;
 }
 
+// a keyword value of two choices: `on` true for `yes`, false for `no`; anything else is
+// an error text naming both
+inline bool parse_two_choices(const char *value, const char *yes, const char *no, bool &on,
+                              std::string &error)
+{
+  const std::string v = value ? value : "";
+  if (v != yes && v != no) {
+    error = "'" + v + "' is not " + yes + " or " + no;
+    return false;
+  }
+  on = v == yes;
+  return true;
+}
+
 // run_style verlet/cuda rebuild device|host: reneighbouring steps on several ranks on
 // the device (true) or through the host
 inline bool parse_rebuild(const char *value, bool &device, std::string &error)
 {
-  const std::string v = value ? value : "";
-  if (v == "device") {
-    device = true;
-  } else if (v == "host") {
-    device = false;
-  } else {
-    error = "'" + v + "' is not device or host";
-    return false;
-  }
-  return true;
+  return parse_two_choices(value, "device", "host", device, error);
 }
 
 // run_style verlet/cuda exchange host|ipc (or MESOGPU_EXCHANGE): the per-step forward of
@@ -77,31 +82,16 @@ inline bool parse_rebuild(const char *value, bool &device, std::string &error)
 // through CUDA IPC (true)
 inline bool parse_exchange(const char *value, bool &ipc, std::string &error)
 {
-  const std::string v = value ? value : "";
-  if (v == "host") {
-    ipc = false;
-  } else if (v == "ipc") {
-    ipc = true;
-  } else {
-    error = "'" + v + "' is not host or ipc";
-    return false;
-  }
+  bool host = false;
+  if (!parse_two_choices(value, "host", "ipc", host, error)) return false;
+  ipc = !host;
   return true;
 }
 
 // a yes|no keyword value (run_style verlet/cuda overlap, MESOGPU_OVERLAP)
 inline bool parse_yes_no(const char *value, bool &on, std::string &error)
 {
-  const std::string v = value ? value : "";
-  if (v == "yes") {
-    on = true;
-  } else if (v == "no") {
-    on = false;
-  } else {
-    error = "'" + v + "' is not yes or no";
-    return false;
-  }
-  return true;
+  return parse_two_choices(value, "yes", "no", on, error);
 }
 
 // run_style verlet/cuda list_entries auto|16|32 (or MESOGPU_LIST_ENTRIES): the neighbour

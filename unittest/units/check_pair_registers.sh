@@ -5,7 +5,10 @@
 # entries, must fit that without spilling. A kernel that walked its list by an index
 # per entry took 38 and ran LJ 12-14 % slower on an H100 (bench/RESULTS.md, 2026-11-27);
 # this compiles cuda/forces/pair_lj_cut.cu as a Release build does and reads ptxas's
-# report. No GPU needed.
+# report. No GPU needed. The kernels over a list of rows (the overlap of the exchange on
+# several ranks, run_style verlet/cuda overlap) are bounded the same way: free they took 37
+# registers and ran 10 % slower on four H200s; bounded they spill a few bytes (4 and 12
+# here), which cost nothing measurable, so up to 16 are allowed for them.
 # Usage: check_pair_registers.sh NVCC SOURCE_DIR
 set -uo pipefail
 NVCC="$1"
@@ -22,8 +25,8 @@ awk '
   /Used [0-9]+ registers/ { match($0, /Used [0-9]+ registers/); regs[name] = substr($0, RSTART + 5, RLENGTH - 15) + 0 }
   END { for (k in regs) print k, regs[k], (k in spill ? spill[k] : 0) }' "$T/ptxas.txt" >"$T/kernels.txt"
 fail=0
-check() {    # description, pattern of the mangled name
-  local line
+check() {    # description, pattern of the mangled name[, bytes of spill allowed]
+  local line allowed=${3:-0}
   line=$(grep -E "$2" "$T/kernels.txt" | head -1)
   if [ -z "$line" ]; then
     echo "FAILED: $1: no kernel matching $2 in ptxas's report"
@@ -31,13 +34,15 @@ check() {    # description, pattern of the mangled name
     return
   fi
   read -r _ regs spill <<<"$line"
-  if [ "$regs" -le 32 ] && [ "$spill" -eq 0 ]; then
+  if [ "$regs" -le 32 ] && [ "$spill" -le "$allowed" ]; then
     echo "ok: $1: $regs registers, $spill bytes spilled"
   else
-    echo "FAILED: $1: $regs registers (at most 32), $spill bytes spilled (none allowed)"
+    echo "FAILED: $1: $regs registers (at most 32), $spill bytes spilled ($allowed allowed)"
     fail=1
   fi
 }
 check "LJ, 32-bit entries" 'pair_forces_kernelI.*PairLJDevENS[0-9]+_8WideListELb0ELb0ELi1EE'
 check "LJ, 16-bit cell entries" 'pair_forces_kernel_cellI.*PairLJDevELi1EE'
+check "LJ over rows, 32-bit entries" 'pair_forces_rows_kernel_boundedI.*PairLJDevENS[0-9]+_8WideListEEE' 16
+check "LJ over rows, 16-bit cell entries" 'pair_forces_rows_kernel_boundedI.*PairLJDevENS[0-9]+_8CellListEEE' 16
 exit $fail

@@ -96,6 +96,31 @@ TEST(GpuChoice, ParseExchange)
   EXPECT_FALSE(mesogpu::parse_exchange(nullptr, ipc, error));
 }
 
+// run_style verlet/cuda overlap yes|no (MESOGPU_OVERLAP) and rebuild device|host
+TEST(GpuChoice, ParseYesNoAndRebuild)
+{
+  bool on = false;
+  std::string error;
+  EXPECT_TRUE(mesogpu::parse_yes_no("yes", on, error));
+  EXPECT_TRUE(on);
+  EXPECT_TRUE(mesogpu::parse_yes_no("no", on, error));
+  EXPECT_FALSE(on);
+  for (const char *bad : {"YES", "1", "", "sometimes"}) {
+    on = true;
+    EXPECT_FALSE(mesogpu::parse_yes_no(bad, on, error)) << bad;
+    EXPECT_TRUE(on) << bad;    // unchanged on a bad value
+    EXPECT_NE(error.find(std::string("'") + bad + "' is not yes or no"), std::string::npos);
+  }
+  EXPECT_FALSE(mesogpu::parse_yes_no(nullptr, on, error));
+  bool device = false;
+  EXPECT_TRUE(mesogpu::parse_rebuild("device", device, error));
+  EXPECT_TRUE(device);
+  EXPECT_TRUE(mesogpu::parse_rebuild("host", device, error));
+  EXPECT_FALSE(device);
+  EXPECT_FALSE(mesogpu::parse_rebuild("gpu", device, error));
+  EXPECT_NE(error.find("'gpu' is not device or host"), std::string::npos);
+}
+
 TEST(GpuChoice, ParseListEntries)
 {
   int bits = -1;
