@@ -11,28 +11,14 @@ namespace mesogpu {
 namespace cuda {
 
   namespace {
-    // a neighbour's velocity, as the pair arithmetic reads it (real), and its tag: one
-    // aligned load per neighbour instead of four (three acc components and the tag)
-    struct alignas(4 * sizeof(real)) VelTag {
-      real vx, vy, vz;
-      uint32_t tag;
-    };
-
-    __global__ void pack_vel_tag_kernel(int n, const acc *v0, const acc *v1, const acc *v2,
-                                        const int *tag, VelTag *out)
-    {
-      const int i = blockIdx.x * blockDim.x + threadIdx.x;
-      if (i >= n) return;
-      out[i] = VelTag{real(v0[i]), real(v1[i]), real(v2[i]), static_cast<uint32_t>(tag[i])};
-    }
-
     // DPD reads both atoms' velocities and draws a random number per pair and step (the
     // pair's two threads draw the same number from the tags, so the random forces cancel)
     struct PairDPDDev {
       static constexpr bool site_evaluator = true;
       const physics::DPDParams<real> *p;
       const real *cutsq;
-      const VelTag *vt;    // packed at each launch (pack_vel_tag_kernel)
+      const acc *v0, *v1, *v2;
+      const int *tag;
       detail::Special4 special_sqrt;
       uint32_t seed, step;
       real dtinvsqrt;
@@ -42,16 +28,16 @@ namespace cuda {
       };
       __device__ AtomI load_i(int i) const
       {
-        const VelTag w = vt[i];
-        return {w.vx, w.vy, w.vz, w.tag};
+        return {real(v0[i]), real(v1[i]), real(v2[i]), static_cast<uint32_t>(tag[i])};
       }
       __device__ bool eval_site(const AtomI &ai, int j, int ij, int which, real dx, real dy,
                                 real dz, real rsq, const detail::Special4 &special_lj, real &fpair,
                                 real &e) const
       {
-        const VelTag w = vt[j];
-        const real dot = dx * (ai.vx - w.vx) + dy * (ai.vy - w.vy) + dz * (ai.vz - w.vz);
-        const real xi = static_cast<real>(physics::dpd_gaussian(seed, ai.tag, w.tag, step));
+        const real dot =
+            dx * (ai.vx - real(v0[j])) + dy * (ai.vy - real(v1[j])) + dz * (ai.vz - real(v2[j]));
+        const real xi = static_cast<real>(
+            physics::dpd_gaussian(seed, ai.tag, static_cast<uint32_t>(tag[j]), step));
         return physics::dpd_pair<real>(rsq, dot, xi, dtinvsqrt, special_lj.w[which],
                                        special_sqrt.w[which], p[ij], fpair, e);
       }
@@ -74,20 +60,13 @@ namespace cuda {
       bool takes_rows() const override { return true; }
       void launch(Engine::Impl &s, const detail::ForceStep &c) override
       {
-        // every row (ghosts' velocities too, with comm_modify vel yes), on the launch's
-        // stream; the interior and the other part of an overlapped step each pack
-        {
-          detail::AllocLabel label("the DPD velocities and tags");
-          vel_tag.resize(s.n);
-        }
-        if (s.n > 0)
-          pack_vel_tag_kernel<<<detail::blocks(s.n), detail::BLOCK, 0, c.stream>>>(
-              s.n, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.tag.get(), vel_tag.get());
-        MESOGPU_CUDA_LAUNCH_CHECK();
         PairDPDDev dpd{};
         dpd.p = params.get();
         dpd.cutsq = cutsq.get();
-        dpd.vt = vel_tag.get();
+        dpd.v0 = s.v[0].get();
+        dpd.v1 = s.v[1].get();
+        dpd.v2 = s.v[2].get();
+        dpd.tag = s.tag.get();
         dpd.special_sqrt = special_sqrt;
         dpd.seed = seed;
         dpd.step = static_cast<uint32_t>(s.step);
@@ -99,7 +78,6 @@ namespace cuda {
      private:
       DeviceArray<physics::DPDParams<real>> params;
       DeviceArray<real> cutsq;
-      DeviceArray<VelTag> vel_tag;
       detail::Special4 special_sqrt{};
       unsigned seed;
     };
