@@ -336,8 +336,8 @@ namespace cuda {
     // list_entries 32 or 16 (16 where cell entries fit the grid), or auto: 32-bit entries
     // (cell entries cost the pair kernel a second gather: LJ on an H100 ran 16 % slower at
     // 2 M and 16 M atoms with them, 2026-11-27), unless the 32-bit list would leave
-    // less than LIST_HEADROOM_PER_ATOM bytes per atom (the per-atom energies of the first
-    // energy step, a sort's scratch) + LIST_HEADROOM bytes free where cell entries fit
+    // less than LIST_HEADROOM_PER_ATOM bytes per atom (per-atom energies, should a compute
+    // ask for them, a sort's scratch) + LIST_HEADROOM bytes free where cell entries fit
     constexpr size_t LIST_HEADROOM_PER_ATOM = 128, LIST_HEADROOM = 64u << 20;
     bool choose_cell_entries(Engine::Impl &s)
     {
