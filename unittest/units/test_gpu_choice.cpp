@@ -4,7 +4,9 @@
 
 #include "gtest/gtest.h"
 
+#include <initializer_list>
 #include <set>
+#include <string>
 
 using mesogpu::choose_gpu;
 
@@ -78,47 +80,42 @@ TEST(GpuChoice, ShareValues)
   EXPECT_FALSE(mesogpu::parse_share(nullptr, share, error));
 }
 
+// a keyword parser of two values: `on_value` sets the flag, `off_value` clears it; each
+// bad value, and a null one, is refused with the flag unchanged and an error that names
+// the value and the allowed ones
+void expect_two_choices(bool (*parse)(const char *, bool &, std::string &), const char *on_value,
+                        const char *off_value, std::initializer_list<const char *> bad,
+                        const std::string &allowed)
+{
+  bool flag = false;
+  std::string error;
+  EXPECT_TRUE(parse(on_value, flag, error));
+  EXPECT_TRUE(flag);
+  EXPECT_TRUE(parse(off_value, flag, error));
+  EXPECT_FALSE(flag);
+  for (const char *b : bad) {
+    flag = true;
+    EXPECT_FALSE(parse(b, flag, error)) << b;
+    EXPECT_TRUE(flag) << b;    // unchanged on a bad value
+    EXPECT_NE(error.find(std::string("'") + b + "' is not " + allowed), std::string::npos) << error;
+  }
+  EXPECT_FALSE(parse(nullptr, flag, error));
+}
+
 // run_style verlet/cuda exchange host|ipc and MESOGPU_EXCHANGE
 TEST(GpuChoice, ParseExchange)
 {
-  bool ipc = true;
-  std::string error;
-  EXPECT_TRUE(mesogpu::parse_exchange("host", ipc, error));
-  EXPECT_FALSE(ipc);
-  EXPECT_TRUE(mesogpu::parse_exchange("ipc", ipc, error));
-  EXPECT_TRUE(ipc);
-  for (const char *bad : {"IPC", "nvlink", "", "yes"}) {
-    ipc = true;
-    EXPECT_FALSE(mesogpu::parse_exchange(bad, ipc, error)) << bad;
-    EXPECT_TRUE(ipc) << bad;    // unchanged on a bad value
-    EXPECT_NE(error.find(std::string("'") + bad + "' is not host or ipc"), std::string::npos);
-  }
-  EXPECT_FALSE(mesogpu::parse_exchange(nullptr, ipc, error));
+  expect_two_choices(mesogpu::parse_exchange, "ipc", "host", {"IPC", "nvlink", "", "yes"},
+                     "host or ipc");
 }
 
 // run_style verlet/cuda overlap yes|no (MESOGPU_OVERLAP) and rebuild device|host
 TEST(GpuChoice, ParseYesNoAndRebuild)
 {
-  bool on = false;
-  std::string error;
-  EXPECT_TRUE(mesogpu::parse_yes_no("yes", on, error));
-  EXPECT_TRUE(on);
-  EXPECT_TRUE(mesogpu::parse_yes_no("no", on, error));
-  EXPECT_FALSE(on);
-  for (const char *bad : {"YES", "1", "", "sometimes"}) {
-    on = true;
-    EXPECT_FALSE(mesogpu::parse_yes_no(bad, on, error)) << bad;
-    EXPECT_TRUE(on) << bad;    // unchanged on a bad value
-    EXPECT_NE(error.find(std::string("'") + bad + "' is not yes or no"), std::string::npos);
-  }
-  EXPECT_FALSE(mesogpu::parse_yes_no(nullptr, on, error));
-  bool device = false;
-  EXPECT_TRUE(mesogpu::parse_rebuild("device", device, error));
-  EXPECT_TRUE(device);
-  EXPECT_TRUE(mesogpu::parse_rebuild("host", device, error));
-  EXPECT_FALSE(device);
-  EXPECT_FALSE(mesogpu::parse_rebuild("gpu", device, error));
-  EXPECT_NE(error.find("'gpu' is not device or host"), std::string::npos);
+  expect_two_choices(mesogpu::parse_yes_no, "yes", "no", {"YES", "1", "", "sometimes"},
+                     "yes or no");
+  expect_two_choices(mesogpu::parse_rebuild, "device", "host", {"gpu", "Device", ""},
+                     "device or host");
 }
 
 TEST(GpuChoice, ParseListEntries)
