@@ -151,18 +151,16 @@ namespace cuda {
     // steps keep 32 without spilling. Only for evaluators that say so (full_occupancy):
     // bounded, DPD spills 120 bytes and table/r2 24. Bounds on the 32-bit kernel made it
     // worse (40 registers instead of 32), and the EV steps spill, so both stay free.
-    template <class P, class = void> struct wants_full_occupancy : std::false_type {
-    };
+    template <class P, class = void> struct wants_full_occupancy : std::false_type {};
     template <class P>
-    struct wants_full_occupancy<P, std::void_t<decltype(P::full_occupancy)>> :
-        std::bool_constant<P::full_occupancy> {
-    };
+    struct wants_full_occupancy<P, std::void_t<decltype(P::full_occupancy)>>
+        : std::bool_constant<P::full_occupancy> {};
     constexpr int THREADS_PER_SM = 2048;
     template <class Pair, int Group>
     __global__ void __launch_bounds__(BLOCK, THREADS_PER_SM / BLOCK)
-        pair_forces_kernel_cell(int n, const PosType<real> *pos, BoxD box, CellList list, Pair pair,
-                                int ntp1, Special4 special_lj, Vec3Out fout, PerAtomEV ev,
-                                ErrorRecord *err)
+        pair_forces_kernel_cell(int n, const PosType<real> *pos, BoxD box, CellList list,
+                                Pair pair, int ntp1, Special4 special_lj, Vec3Out fout,
+                                PerAtomEV ev, ErrorRecord *err)
     {
       pair_forces<Pair, CellList, false, false, Group>(n, pos, box, list, pair, ntp1, special_lj,
                                                        fout, ev, err);

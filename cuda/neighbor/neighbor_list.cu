@@ -615,7 +615,8 @@ namespace cuda {
       if (s.status_host[1] <= s.nbr_cap) break;
       // grow, never truncate; the old list is freed before the new one is allocated. A
       // margin of 1/32 + 4 above the longest list: the list is most of the engine's
-      // memory (LJ: ~100 entries for a mean of 77.6), and a growth costs one build
+      // memory (LJ liquid: capacity 93 for a mean of 77.6, 2026-11-27), and a growth
+      // costs one build
       s.nbr_cap = static_cast<int>(
           std::min<double>(s.status_host[1] + s.status_host[1] / 32 + 4, s.nbr_limit()));
     }
