@@ -329,7 +329,7 @@ namespace cuda {
   int Engine::interior_atoms() const
   {
     const Impl &s = *impl;
-    return s.split_valid && s.pair_group == 1 ? s.n_interior : -1;
+    return s.split_valid ? s.n_interior : -1;   // a split list has one lane per atom
   }
 
   bool Engine::begin_forces(bool ev, bool per_atom, bool overlap)
@@ -358,17 +358,18 @@ namespace cuda {
     s.pending_ev = ev;
     s.pending_per_atom = per_atom;
     s.forces_begun = true;
-    s.pending_split = false;
     s.pending_prefix = 0;
     // the leading terms that take rows (pair terms sort first), with their interior rows
-    // on the side stream: they read the positions of owned atoms only
-    if (!overlap || !s.overlap || !s.split_valid || s.pair_group != 1) return false;
+    // on the side stream: they read the positions of owned atoms only (split_valid: the
+    // last build partitioned the rows, with one lane per atom)
+    if (!overlap || !s.overlap || !s.split_valid) return false;
     size_t prefix = 0;
-    while (prefix < s.forces.size() &&
-           (!s.forces[prefix]->active(s) || s.forces[prefix]->takes_rows()))
-      prefix++;
     bool any = false;
-    for (size_t k = 0; k < prefix; ++k) any |= s.forces[k]->active(s);
+    for (; prefix < s.forces.size(); ++prefix) {
+      const bool active = s.forces[prefix]->active(s);
+      if (active && !s.forces[prefix]->takes_rows()) break;
+      any |= active;
+    }
     if (!any) return false;
     if (!s.side_stream) {
       int least = 0, greatest = 0;
@@ -390,11 +391,11 @@ namespace cuda {
     c.rows = s.split_rows.get();
     c.nrows = s.n_interior;
     c.stream = s.side_stream;
+    c.part = ForceStep::Part::interior;
     Written w;
     for (size_t k = 0; k < prefix; ++k)
       if (s.forces[k]->active(s)) launch_term(s, c, *s.forces[k], w, per_atom);
     MESOGPU_CUDA_CALL(cudaEventRecord(s.side_done, s.side_stream));
-    s.pending_split = true;
     s.pending_prefix = prefix;
     return true;
   }
@@ -409,13 +410,14 @@ namespace cuda {
     ForceStep c = force_step(s, ev);
     Written w;
     size_t first = 0;
-    if (s.pending_split) {
+    if (s.pending_prefix > 0) {
       // the other rows of the same terms once the ghosts are in, after the interior part
       // (the sums of a warp slot add up in launch order)
       MESOGPU_CUDA_CALL(cudaStreamWaitEvent(0, s.side_done, 0));
       ForceStep rest = c;
       rest.rows = s.split_rows.get() + s.n_interior;
       rest.nrows = s.n - s.n_interior;
+      rest.part = ForceStep::Part::rest;
       for (size_t k = 0; k < s.pending_prefix; ++k)
         if (s.forces[k]->active(s)) launch_term(s, rest, *s.forces[k], w, s.pending_per_atom);
       first = s.pending_prefix;
@@ -428,7 +430,7 @@ namespace cuda {
       for (int d = 0; d < 3; ++d) s.torque[d].zero();    // no term makes torques
     s.ev_valid = ev;
     s.per_atom_ev_valid = s.pending_per_atom;
-    s.pending_split = false;
+    s.pending_prefix = 0;
     s.steps_since_sort++;
   }
 

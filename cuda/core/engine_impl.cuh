@@ -224,8 +224,9 @@ namespace cuda {
     cudaEvent_t comm_done = nullptr;
     bool split_wanted() const { return overlap && nlocal < n && has_pair_terms() && !img_bits; }
     // the step begun by begin_forces, finished by finish_forces
-    bool forces_begun = false, pending_split = false, pending_ev = false, pending_per_atom = false;
-    size_t pending_prefix = 0;    // terms (active ones among the first forces) run in parts
+    bool forces_begun = false, pending_ev = false, pending_per_atom = false;
+    // the leading terms whose interior rows begin_forces launched (0: the step is not split)
+    size_t pending_prefix = 0;
     PerAtomEVStore ev[NUM_FORCE_GROUPS];    // energy/virial per ForceGroup
     bool ev_valid = false, per_atom_ev_valid = false;
     DeviceArray<double> ev_sum;

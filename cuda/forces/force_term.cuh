@@ -63,6 +63,10 @@ namespace cuda {
       const int *rows = nullptr;
       int nrows = 0;
       cudaStream_t stream = 0;
+      // which part of an overlapped step this launch is: the interior rows (their
+      // neighbours are owned atoms: ghosts' data may be in flight), the other rows (after
+      // the interior part, on the same terms), or a step that is not split
+      enum class Part { all, interior, rest } part = Part::all;
     };
 
     class ForceTerm {

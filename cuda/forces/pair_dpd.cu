@@ -11,14 +11,28 @@ namespace mesogpu {
 namespace cuda {
 
   namespace {
+    // a neighbour's velocity, as the pair arithmetic reads it (real), and its tag: one
+    // aligned load per neighbour instead of four (three acc components and the tag)
+    struct alignas(4 * sizeof(real)) VelTag {
+      real vx, vy, vz;
+      uint32_t tag;
+    };
+
+    __global__ void pack_vel_tag_kernel(int first, int last, const acc *v0, const acc *v1,
+                                        const acc *v2, const int *tag, VelTag *out)
+    {
+      const int i = first + blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= last) return;
+      out[i] = VelTag{real(v0[i]), real(v1[i]), real(v2[i]), static_cast<uint32_t>(tag[i])};
+    }
+
     // DPD reads both atoms' velocities and draws a random number per pair and step (the
     // pair's two threads draw the same number from the tags, so the random forces cancel)
     struct PairDPDDev {
       static constexpr bool site_evaluator = true;
       const physics::DPDParams<real> *p;
       const real *cutsq;
-      const acc *v0, *v1, *v2;
-      const int *tag;
+      const VelTag *vt;    // packed at each launch (pack_vel_tag_kernel)
       detail::Special4 special_sqrt;
       uint32_t seed, step;
       real dtinvsqrt;
@@ -28,16 +42,16 @@ namespace cuda {
       };
       __device__ AtomI load_i(int i) const
       {
-        return {real(v0[i]), real(v1[i]), real(v2[i]), static_cast<uint32_t>(tag[i])};
+        const VelTag w = vt[i];
+        return {w.vx, w.vy, w.vz, w.tag};
       }
       __device__ bool eval_site(const AtomI &ai, int j, int ij, int which, real dx, real dy,
                                 real dz, real rsq, const detail::Special4 &special_lj, real &fpair,
                                 real &e) const
       {
-        const real dot =
-            dx * (ai.vx - real(v0[j])) + dy * (ai.vy - real(v1[j])) + dz * (ai.vz - real(v2[j]));
-        const real xi = static_cast<real>(
-            physics::dpd_gaussian(seed, ai.tag, static_cast<uint32_t>(tag[j]), step));
+        const VelTag w = vt[j];
+        const real dot = dx * (ai.vx - w.vx) + dy * (ai.vy - w.vy) + dz * (ai.vz - w.vz);
+        const real xi = physics::dpd_gaussian<real>(seed, ai.tag, w.tag, step);
         return physics::dpd_pair<real>(rsq, dot, xi, dtinvsqrt, special_lj.w[which],
                                        special_sqrt.w[which], p[ij], fpair, e);
       }
@@ -60,13 +74,24 @@ namespace cuda {
       bool takes_rows() const override { return true; }
       void launch(Engine::Impl &s, const detail::ForceStep &c) override
       {
+        // the rows this launch reads: owned atoms for the interior part of an overlapped
+        // step (the ghosts' velocities are still travelling), the ghosts for the part
+        // after it (ordered after the interior part), every row otherwise
+        {
+          detail::AllocLabel label("the DPD velocities and tags");
+          vel_tag.resize(s.n);
+        }
+        const int first = c.part == detail::ForceStep::Part::rest ? s.nlocal : 0;
+        const int last = c.part == detail::ForceStep::Part::interior ? s.nlocal : s.n;
+        if (last > first)
+          pack_vel_tag_kernel<<<detail::blocks(last - first), detail::BLOCK, 0, c.stream>>>(
+              first, last, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.tag.get(),
+              vel_tag.get());
+        MESOGPU_CUDA_LAUNCH_CHECK();
         PairDPDDev dpd{};
         dpd.p = params.get();
         dpd.cutsq = cutsq.get();
-        dpd.v0 = s.v[0].get();
-        dpd.v1 = s.v[1].get();
-        dpd.v2 = s.v[2].get();
-        dpd.tag = s.tag.get();
+        dpd.vt = vel_tag.get();
         dpd.special_sqrt = special_sqrt;
         dpd.seed = seed;
         dpd.step = static_cast<uint32_t>(s.step);
@@ -78,6 +103,7 @@ namespace cuda {
      private:
       DeviceArray<physics::DPDParams<real>> params;
       DeviceArray<real> cutsq;
+      DeviceArray<VelTag> vel_tag;
       detail::Special4 special_sqrt{};
       unsigned seed;
     };

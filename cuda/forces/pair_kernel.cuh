@@ -56,9 +56,10 @@ namespace cuda {
       if (Rows && t >= nrows) return;
       const int i = Rows ? rows[t] : static_cast<int>(t / Group);
       const int lane = static_cast<int>(t % Group);
-      // groups share warps: a group past n still takes part in the shuffles
-      if (Group == 1 && i >= n) return;
-      const bool active = i < n;
+      // groups share warps: a group past n still takes part in the shuffles (rows are
+      // below n)
+      if (!Rows && Group == 1 && i >= n) return;
+      const bool active = Rows || i < n;
       const PosType<real> pi = active ? pos[i] : PosType<real>{};
       const auto ai = pair.load_i(active ? i : 0);
       acc fx, fy, fz, e = 0, v[6] = {0, 0, 0, 0, 0, 0};

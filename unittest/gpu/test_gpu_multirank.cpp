@@ -9,7 +9,8 @@
    and with angles; the melt with fix mdscf/cuda (whole field grid per rank, densities
    summed over ranks); a DPD fluid (pair dpd/cuda: ghosts' velocities forwarded, noise
    keyed by atom IDs and step, so the same on any number of ranks; against the CPU's pair
-   dpd only in temperature and pressure averages); oriented particles (triblock and Janus
+   dpd only in temperature and pressure averages; with one lane per atom, run_style
+   verlet/cuda overlap yes against no on the same ranks); oriented particles (triblock and Janus
    soft/aniso particles under fix leapfrog/aniso with its Berendsen thermostat:
    orientations forwarded to ghosts every step, torques at step 0, n and omega after the
    run) and single-site rigid bodies (SSD/E water under fix nvt/rigid/single, Gay-Berne
@@ -55,6 +56,8 @@ namespace {
 #if defined(MESOGPU_PREC_DOUBLE)
 // step 0; after 200 steps (chaotic growth of round-off over 200 steps stays far below)
 const double STEP0_TOL = 1e-10, TRAJ_TOL = 1e-8;
+// two runs of the same ranks whose forces are the same bit for bit (DPDOverlapMatchesNoOverlap)
+const double SAME_TOL = 1e-12;
 const int TRAJ_STEPS = 200;
 // DPD (dt 0.04): 50 steps are 2 time units (the LJ cases' 200 are 1); the noise is the
 // same on any number of ranks, so only round-off of summation order separates the runs,
@@ -68,6 +71,7 @@ const char *PREC = "double";
 // float pair arithmetic: a ghost's shifted position and a minimum-image difference round
 // differently, and the difference grows along a chaotic trajectory: fewer steps, looser
 const double STEP0_TOL = 5e-5, TRAJ_TOL = 2e-3;
+const double SAME_TOL = 2e-3;    // float forces: a reduction order may differ between runs
 const int TRAJ_STEPS = 50;
 const int DPD_STEPS = 25;
 // float angular terms (acos near |c| = 1, patch weights) lose more digits than radial
@@ -579,6 +583,37 @@ TEST(MultiRank, KremerGrestMDSCFGather)
 TEST(MultiRank, DPDFluid)
 {
   compare(System::dpd, "DPD", {}, {}, false, DPD_STEPS);
+}
+
+// overlap yes against overlap no, one lane per atom (which the overlap needs): on an
+// overlapped step pair dpd/cuda's interior part reads the owned atoms' velocities, packed
+// while the ghosts' ones travel, and the part after it the ghosts' ones. The same forces
+// bit for bit, so the same trajectory (SAME_TOL); the log says the overlap ran
+TEST(MultiRank, DPDOverlapMatchesNoOverlap)
+{
+  if (world_size() == 1) GTEST_SKIP() << "one rank has no ghosts: nothing to overlap";
+  setenv("MESOGPU_PAIR_LANES", "1", 1);
+  Result r[2];
+  std::string log[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string mode = k == 0 ? "yes" : "no";
+    setenv("MESOGPU_OVERLAP", mode.c_str(), 1);
+    const std::string logfile = shared_path("dpd_overlap_" + mode, ".lammps");
+    r[k] = run_case(MPI_COMM_WORLD, System::dpd, true, {"log " + logfile}, DPD_STEPS);
+    if (world_rank() == 0) log[k] = read_text(logfile);
+  }
+  unsetenv("MESOGPU_OVERLAP");
+  unsetenv("MESOGPU_PAIR_LANES");
+  const double dx = position_diff(r[0], r[1]), dv = max_rel_diff(r[0].v, r[1].v);
+  if (world_rank() == 0) {
+    printf("[gpu] DPD on %d ranks, overlap yes vs no: after %d steps x %.2e v %.2e (%s)\n",
+           world_size(), DPD_STEPS, dx, dv, PREC);
+    EXPECT_NE(log[0].find("have no ghost in their lists"), std::string::npos) << log[0];
+    EXPECT_EQ(log[1].find("verlet/cuda overlap"), std::string::npos) << log[1];
+  }
+  EXPECT_LE(dx, SAME_TOL);
+  EXPECT_LE(dv, SAME_TOL);
+  MPI_Barrier(MPI_COMM_WORLD);
 }
 
 // the DPD fluid's temperature and pressure averaged over steps 505-1000 (ave/time's
