@@ -50,14 +50,19 @@ namespace cuda {
           // outside a fixed (or shrink-wrapped: never, the box was just reset) side: lost,
           // as Comm::exchange() drops it on one rank
           if (x < box.lo[d] || x >= hi) atomicAdd(&status[3], 1);
-        } else if (x < box.lo[d]) {
-          x += box.prd[d];
-          ims[d][i] -= 1;
-          if (x >= hi) x = box.lo[d];    // LAMMPS: x = MAX(x, lo) after the shift
-        } else if (x >= hi) {
-          x -= box.prd[d];
-          ims[d][i] += 1;
-          if (x < box.lo[d]) x = box.lo[d];
+        } else {
+          // Domain::pbc()'s two tests in its order: an atom just below lo that the shift
+          // rounds up to hi (x + prd == hi in float for x within ~1e-6 of lo) goes back
+          // down to lo with its image unchanged, not to lo one image lower
+          if (x < box.lo[d]) {
+            x += box.prd[d];
+            ims[d][i] -= 1;
+          }
+          if (x >= hi) {
+            x -= box.prd[d];
+            x = x > box.lo[d] ? x : box.lo[d];    // MAX(x, lo)
+            ims[d][i] += 1;
+          }
         }
         xs[d][i] = x;
         w[d] = x;
@@ -129,13 +134,34 @@ namespace cuda {
       }
     };
 
+    // a neighbour cell's index c (cell + offset, at most one cell outside 0..nc-1) wrapped
+    // into the grid, and the shift of its atoms' image: -prd below, +prd above, 0 inside
+    __device__ __forceinline__ real wrap_cell(int &c, int nc, real prd)
+    {
+      if (c < 0) {
+        c += nc;
+        return -prd;
+      }
+      if (c >= nc) {
+        c -= nc;
+        return prd;
+      }
+      return real(0);
+    }
+
     // neighbours from the 27 surrounding cells within (cut + skin), special pairs marked
     // or dropped as LAMMPS does; column-major (nbr[k * n + i]) so reads coalesce.
     // Group lanes per atom (Impl::build_group): the lanes test a cell's slots Group at a
     // time and place their hits by a ballot in slot order, so the list is the same as
     // with one lane, entry for entry. Cell: 16-bit cell entries into nbr16
     // (neighbor/cell_entry.h) instead of 32-bit indices into nbr, in the same order.
-    template <int Group, bool Cell>
+    // ByCell (by_cell_images): the image of a cell across a periodic side follows from the
+    // wrap of its index, and that shift replaces the minimum image of each candidate: the
+    // same difference bit for bit for every pair within cut + skin, since with 4 or more
+    // cells (each at least cut + skin) in a periodic dimension two atoms of adjacent cells
+    // are less than half the box apart (with 2 cells the minimum image can be the other
+    // one); it saves the three roundings of each candidate.
+    template <int Group, bool Cell, bool ByCell>
     __global__ void
     build_neighbors_kernel(int n, int nlocal, const PosType<real> *pos, BoxD box, int3 ncell,
                            const int *cell_of, const int *cell_count, const int *cell_atoms,
@@ -177,11 +203,16 @@ namespace cuda {
       const int hx = box.periodic[0] ? (ncell.x > 2 ? 1 : 0) : (cx < ncell.x - 1 ? 1 : 0),
                 hy = box.periodic[1] ? (ncell.y > 2 ? 1 : 0) : (cy < ncell.y - 1 ? 1 : 0),
                 hz = box.periodic[2] ? (ncell.z > 2 ? 1 : 0) : (cz < ncell.z - 1 ? 1 : 0);
-      for (int dz = lz; dz <= hz; ++dz)
-        for (int dy = ly; dy <= hy; ++dy)
+      const real *cut_row = cutneighsq + pi.type * ntp1;
+      for (int dz = lz; dz <= hz; ++dz) {
+        int oz = cz + dz;
+        const real sz = wrap_cell(oz, ncell.z, box.prd_r[2]);
+        for (int dy = ly; dy <= hy; ++dy) {
+          int oy = cy + dy;
+          const real sy = wrap_cell(oy, ncell.y, box.prd_r[1]);
           for (int dx = lx; dx <= hx; ++dx) {
-            const int ox = (cx + dx + ncell.x) % ncell.x, oy = (cy + dy + ncell.y) % ncell.y,
-                      oz = (cz + dz + ncell.z) % ncell.z;
+            int ox = cx + dx;
+            const real sx = wrap_cell(ox, ncell.x, box.prd_r[0]);
             const int oc = (oz * ncell.y + oy) * ncell.x + ox;
             const int m = min(cell_count[oc], cell_cap);
             const int *atoms = cell_atoms + (size_t) oc * cell_cap;
@@ -194,11 +225,18 @@ namespace cuda {
               int entry = 0;
               if (k < m) {
                 const PosType<real> pj = cpos[k];
-                const real ddx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
-                const real ddy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
-                const real ddz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
+                real ddx, ddy, ddz;
+                if constexpr (ByCell) {
+                  ddx = (pi.x - pj.x) - sx;
+                  ddy = (pi.y - pj.y) - sy;
+                  ddz = (pi.z - pj.z) - sz;
+                } else {
+                  ddx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
+                  ddy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
+                  ddz = min_image(pi.z - pj.z, box.prd_r[2], box.inv_prd_r[2]);
+                }
                 const real rsq = ddx * ddx + ddy * ddy + ddz * ddz;
-                if (rsq <= cutneighsq[pi.type * ntp1 + pj.type]) {
+                if (rsq <= cut_row[pj.type]) {
                   const int j = atoms[k];
                   entry = j;
                   hit = j != i && !(ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) &&
@@ -224,6 +262,8 @@ namespace cuda {
               }
             }
           }
+        }
+      }
       if constexpr (Group > 1)
         if (interior) ghost_neighbour = __any_sync(group_mask, ghost_neighbour);
       if (lane != 0) return;
@@ -303,10 +343,19 @@ namespace cuda {
       if (count > nbr_cap) atomicMax(&status[1], count);
     }
 
+    // with 4 or more cells in each periodic dimension the cells' shifts give the images
+    bool by_cell_images(const BoxD &box, int3 nc)
+    {
+      return (!box.periodic[0] || nc.x >= 4) && (!box.periodic[1] || nc.y >= 4) &&
+             (!box.periodic[2] || nc.z >= 4);
+    }
+
     template <int Group, bool Cell>
     void launch_build_neighbors_group(Engine::Impl &s, const BoxD &box, int3 nc, int4 sflag)
     {
-      build_neighbors_kernel<Group, Cell><<<blocks64((long long) s.n * Group), BLOCK>>>(
+      auto kernel = by_cell_images(box, nc) ? build_neighbors_kernel<Group, Cell, true>
+                                            : build_neighbors_kernel<Group, Cell, false>;
+      kernel<<<blocks64((long long) s.n * Group), BLOCK>>>(
           s.n, s.nlocal, s.pos.get(), box, nc, s.cell_of.get(), s.cell_count.get(),
           s.cell_atoms.get(), s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
           s.maxspecial ? s.nspecial.get() : nullptr, s.maxspecial ? s.special.get() : nullptr,
