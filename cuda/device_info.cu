@@ -2,6 +2,8 @@
 #include "cuda_check.h"
 #include "mesogpu_cuda.h"
 
+#include <cuda_profiler_api.h>
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -86,6 +88,18 @@ namespace cuda {
       return "none (no CUDA driver installed)";
     }
     return version_string(v);
+  }
+
+  void profiler_start()
+  {
+    MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+    MESOGPU_CUDA_CALL(cudaProfilerStart());
+  }
+
+  void profiler_stop()
+  {
+    MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+    MESOGPU_CUDA_CALL(cudaProfilerStop());
   }
 
 }    // namespace cuda

@@ -21,6 +21,11 @@ namespace cuda {
   // CUDA runtime linked in and driver installed, e.g. "12.4"; the driver may be absent
   std::string runtime_version();
   std::string driver_version();
+  // the steps a profiler started with --profile-from-start off records
+  // (MESOGPU_PROFILE_STEPS): cudaProfilerStart / cudaProfilerStop, after the work queued
+  // before them
+  void profiler_start();
+  void profiler_stop();
 
   // Evaluates a table/r2 spline at each rsq on the device, in float or double.
   // fdivr = F/r, energy = V; ok = 0 where rsq is below the table start (inner error).

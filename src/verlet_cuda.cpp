@@ -119,6 +119,11 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
   env = std::getenv("MESOGPU_OVERLAP");
   if (env && !mesogpu::parse_yes_no(env, overlap, why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_OVERLAP: {}", why);
+  // the steps of each run that a profiler records (ncu --profile-from-start off)
+  env = std::getenv("MESOGPU_PROFILE_STEPS");
+  if (env && !mesogpu::parse_profile_steps(env, profile_first, profile_count, why))
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_PROFILE_STEPS: {}",
+               why);
   for (int i = 0; i < narg; i++) {
     if (strcmp(arg[i], "share") == 0) {
       if (i + 1 >= narg)
@@ -640,10 +645,15 @@ void VerletCuda::run(int n)
   };
   try {
     if (rt) rt->begin(*engine);
+    bool profiling = false;
     for (int i = 0; i < n; i++) {
       if (timer->check_timeout(i)) {
         update->nsteps = i;
         break;
+      }
+      if (i == profile_first) {
+        mesogpu::cuda::profiler_start();
+        profiling = true;
       }
       const bigint ntimestep = ++update->ntimestep;
       ev_set(ntimestep);
@@ -728,7 +738,12 @@ void VerletCuda::run(int n)
       }
       lap(RankTiming::OUTPUT);
       if (rt) rt->step();
+      if (profiling && i + 1 == profile_first + profile_count) {
+        mesogpu::cuda::profiler_stop();
+        profiling = false;
+      }
     }
+    if (profiling) mesogpu::cuda::profiler_stop();
     if (rt) rt->end();
   } catch (std::runtime_error &e) {
     step_error(e);

@@ -81,6 +81,8 @@ class VerletCuda : public Verlet, public DeviceContext {
   // several ranks: the forces of interior atoms overlap the forward exchange (keyword
   // overlap, MESOGPU_OVERLAP; default yes)
   bool overlap = true;
+  // the steps of each run a profiler records (MESOGPU_PROFILE_STEPS=FIRST:COUNT; -1: none)
+  int profile_first = -1, profile_count = 0;
   void log_memory(const char *when);
   // reneighbouring steps on several ranks: on the device (keyword rebuild device, the
   // default, src/cuda/device_rebuild.h) or through the host; how many went each way in

@@ -113,6 +113,31 @@ inline bool parse_list_entries(const char *value, int &bits, std::string &error)
   return true;
 }
 
+// MESOGPU_PROFILE_STEPS=FIRST:COUNT: the steps of each run (counted from 0) that a
+// profiler started with --profile-from-start off records (ncu, bench/README.md);
+// FIRST >= 0, 1 <= COUNT
+inline bool parse_profile_steps(const char *value, int &first, int &count, std::string &error)
+{
+  const std::string v = value ? value : "";
+  const size_t colon = v.find(':');
+  auto number = [](const std::string &t, long &out) {
+    if (t.empty() || t.size() > 9 || t.find_first_not_of("0123456789") != std::string::npos)
+      return false;
+    out = std::stol(t);
+    return true;
+  };
+  long a = -1, b = -1;
+  if (colon == std::string::npos || !number(v.substr(0, colon), a) ||
+      !number(v.substr(colon + 1), b) || b < 1) {
+    error = "'" + v + "' is not FIRST:COUNT (the first step of each run to record, from 0, "
+                      "and how many, at least 1)";
+    return false;
+  }
+  first = static_cast<int>(a);
+  count = static_cast<int>(b);
+  return true;
+}
+
 }    // namespace mesogpu
 
 #endif

@@ -136,3 +136,25 @@ TEST(GpuChoice, ParseListEntries)
   }
   EXPECT_FALSE(mesogpu::parse_list_entries(nullptr, bits, error));
 }
+
+TEST(GpuChoice, ParseProfileSteps)
+{
+  int first = -1, count = -1;
+  std::string why;
+  EXPECT_TRUE(mesogpu::parse_profile_steps("10:3", first, count, why));
+  EXPECT_EQ(first, 10);
+  EXPECT_EQ(count, 3);
+  EXPECT_TRUE(mesogpu::parse_profile_steps("0:1", first, count, why));
+  EXPECT_EQ(first, 0);
+  EXPECT_EQ(count, 1);
+  for (const char *bad : {"", "10", "10:", ":3", "10:0", "-1:3", "a:3", "10:3x", "1:2:3",
+                          "9999999999:1"}) {
+    first = count = 7;
+    why.clear();
+    EXPECT_FALSE(mesogpu::parse_profile_steps(bad, first, count, why)) << bad;
+    EXPECT_NE(why.find("FIRST:COUNT"), std::string::npos) << bad << ": " << why;
+    EXPECT_EQ(first, 7) << bad;    // unchanged
+    EXPECT_EQ(count, 7) << bad;
+  }
+  EXPECT_FALSE(mesogpu::parse_profile_steps(nullptr, first, count, why));
+}
