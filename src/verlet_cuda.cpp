@@ -122,8 +122,7 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
   // the steps of each run that a profiler records (ncu --profile-from-start off)
   env = std::getenv("MESOGPU_PROFILE_STEPS");
   if (env && !mesogpu::parse_profile_steps(env, profile_first, profile_count, why))
-    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_PROFILE_STEPS: {}",
-               why);
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_PROFILE_STEPS: {}", why);
   for (int i = 0; i < narg; i++) {
     if (strcmp(arg[i], "share") == 0) {
       if (i + 1 >= narg)

@@ -329,7 +329,7 @@ namespace cuda {
   int Engine::interior_atoms() const
   {
     const Impl &s = *impl;
-    return s.split_valid ? s.n_interior : -1;   // a split list has one lane per atom
+    return s.split_valid ? s.n_interior : -1;    // a split list has one lane per atom
   }
 
   bool Engine::begin_forces(bool ev, bool per_atom, bool overlap)

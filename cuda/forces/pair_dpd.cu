@@ -85,8 +85,7 @@ namespace cuda {
         const int last = c.part == detail::ForceStep::Part::interior ? s.nlocal : s.n;
         if (last > first)
           pack_vel_tag_kernel<<<detail::blocks(last - first), detail::BLOCK, 0, c.stream>>>(
-              first, last, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.tag.get(),
-              vel_tag.get());
+              first, last, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.tag.get(), vel_tag.get());
         MESOGPU_CUDA_LAUNCH_CHECK();
         PairDPDDev dpd{};
         dpd.p = params.get();

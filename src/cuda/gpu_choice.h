@@ -129,8 +129,9 @@ inline bool parse_profile_steps(const char *value, int &first, int &count, std::
   long a = -1, b = -1;
   if (colon == std::string::npos || !number(v.substr(0, colon), a) ||
       !number(v.substr(colon + 1), b) || b < 1) {
-    error = "'" + v + "' is not FIRST:COUNT (the first step of each run to record, from 0, "
-                      "and how many, at least 1)";
+    error = "'" + v +
+            "' is not FIRST:COUNT (the first step of each run to record, from 0, "
+            "and how many, at least 1)";
     return false;
   }
   first = static_cast<int>(a);

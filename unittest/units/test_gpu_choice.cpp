@@ -147,8 +147,8 @@ TEST(GpuChoice, ParseProfileSteps)
   EXPECT_TRUE(mesogpu::parse_profile_steps("0:1", first, count, why));
   EXPECT_EQ(first, 0);
   EXPECT_EQ(count, 1);
-  for (const char *bad : {"", "10", "10:", ":3", "10:0", "-1:3", "a:3", "10:3x", "1:2:3",
-                          "9999999999:1"}) {
+  for (const char *bad :
+       {"", "10", "10:", ":3", "10:0", "-1:3", "a:3", "10:3x", "1:2:3", "9999999999:1"}) {
     first = count = 7;
     why.clear();
     EXPECT_FALSE(mesogpu::parse_profile_steps(bad, first, count, why)) << bad;

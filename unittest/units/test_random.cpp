@@ -92,4 +92,3 @@ TEST(DPDGaussian, FloatFollowsDouble)
   EXPECT_NEAR(sum2 / n, 1.0, 7e-3);
   EXPECT_NEAR(sum4 / n, 3.0, 5e-2);
 }
-
