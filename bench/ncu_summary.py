@@ -11,7 +11,6 @@ Usage: ncu_summary.py FILE.csv [--steps N]   (N: steps recorded, for time per st
 """
 import argparse
 import csv
-import re
 import sys
 from collections import OrderedDict
 
@@ -78,12 +77,9 @@ def read(path):
     return launches
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("csv")
-    ap.add_argument("--steps", type=int, default=0, help="steps recorded (time per step)")
-    a = ap.parse_args()
-    launches = read(a.csv)
+def by_kernel(launches):
+    """the launches summed per kernel name: count n, time t (s), DRAM/L2/L1 bytes, and the
+    time-weighted sums of occupancy, SM and DRAM throughput (%) (divide by t), registers"""
     kern = OrderedDict()
     for rec in launches.values():
         m = rec["m"]
@@ -99,6 +95,16 @@ def main():
         k["sm"] += t * m.get("sm__throughput.avg.pct_of_peak_sustained_elapsed", 0.0)
         k["dpct"] += t * m.get("dram__throughput.avg.pct_of_peak_sustained_elapsed", 0.0)
         k["regs"] = max(k["regs"], int(m.get("launch__registers_per_thread", 0)))
+    return kern
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("csv")
+    ap.add_argument("--steps", type=int, default=0, help="steps recorded (time per step)")
+    a = ap.parse_args()
+    launches = read(a.csv)
+    kern = by_kernel(launches)
     total = sum(k["t"] for k in kern.values())
     if total <= 0:
         raise SystemExit(f"ncu_summary: {a.csv}: no kernel times")
