@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Per-kernel summary of an Nsight Compute CSV (ncu --csv --metrics ... --log-file F).
 
-Groups the profiled launches by kernel (the name up to its template arguments), and prints
+Groups the profiled launches by kernel (its name and template arguments), and prints
 for each: launches, time and its share of the recorded steps, DRAM bytes read + written
 and the bandwidth they make over the kernel's time, L2 and L1 bytes, achieved occupancy,
 registers per thread and the SM and DRAM throughput as percentages of peak (time-weighted
-means). The metrics it reads are those of the `N` stage of bench/README.md ("Profiles").
+means). The metrics it reads are the ones bench/README.md ("Kernel profiles") passes to
+ncu.
 
 Usage: ncu_summary.py FILE.csv [--steps N]   (N: steps recorded, for time per step)
 """
