@@ -217,6 +217,7 @@ void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
       s.send_count = sendflag ? engine.border_select(dim, setup.slab_lo[iswap],
                                                      setup.slab_hi[iswap], nfirst, nlast, send_list)
                               : engine.border_select(dim, 0.0, -1.0, nfirst, nfirst, send_list);
+      if (timing) timing->mark(RankTiming::REB_BORDER_SELECT);
       // AtomVec::pack_border's shift (zero without a periodic crossing)
       double shift[3];
       plan.shift(s, shift);
@@ -233,12 +234,14 @@ void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
         engine.border_copy(shift, s.pbc_flag != 0);
         s.recv_count = s.send_count;
       }
+      if (timing) timing->mark(RankTiming::REB_BORDER_RECORDS);
       nghost += s.recv_count;
       iswap++;
     }
   }
   if (iswap != nswap) error->one(FLERR, "run_style verlet/cuda: device borders: swap count");
   engine.border_finish();
+  if (timing) timing->mark(RankTiming::REB_BORDER_ROWS);
   dcomm.take_plan(engine, std::move(swaps), std::move(send_list));
 }
 

@@ -23,25 +23,29 @@ namespace LAMMPS_NS {
 class RankTiming : protected Pointers {
  public:
   enum Phase {
-    FIXES,             // integrators and fixes (initial, post-force, final, end of step)
-    DECIDE,            // the rebuild decision and its MPI_Allreduce
-    REBUILD,           // a reneighbouring step (device or host): what the next three leave
-    REB_EXCHANGE,      //   device path: wrap, exchange of leaving atoms, the lost-atom check
-    REB_SORT,          //   device path: the owned rows along the space-filling curve
-    REB_BORDERS,       //   device path: the ghosts (borders) and the new forward plan
-    REB_TOPOLOGY,      //   device path: bonded and special lists from atom IDs
-    REB_LIST,          //   the neighbour list build after either path
-    REB_HOST_DOWN,     //   host path: atoms down, Domain::pbc
-    REB_HOST_COMM,     //   host path: Comm::exchange, Comm::borders, the host's topology lists
-    REB_HOST_UP,       //   host path: upload() but its topology (atoms, ghosts, styles, plan)
-    REB_HOST_TOPO,     //   host path: upload()'s topology (partner indices, special lists)
-    REB_HOST_FIXES,    //   host path: the device fixes' setup
-    FWD_PACK,          // forward exchange (positions, velocities): pack kernel + D2H copy
-    FWD_MPI,           //   MPI_Sendrecv
-    FWD_UNPACK,        //   H2D copy + unpack kernel
-    FWD_SELF,          //   swaps with this rank itself (device copies)
-    FORCES,            // the engine's force terms
-    REV_PACK,          // reverse exchange (bonded forces on ghosts, newton_bond on)
+    FIXES,                 // integrators and fixes (initial, post-force, final, end of step)
+    DECIDE,                // the rebuild decision and its MPI_Allreduce
+    REBUILD,               // a reneighbouring step (device or host): what the next three leave
+    REB_EXCHANGE,          //   device path: wrap, exchange of leaving atoms, the lost-atom check
+    REB_SORT,              //   device path: the owned rows along the space-filling curve
+    REB_BORDER_SELECT,     //   device path, borders: the rows of each swap's slab (scan, indices
+                           //   down)
+    REB_BORDER_RECORDS,    //   device path, borders: records packed, sent, received, appended
+    REB_BORDER_ROWS,       //   device path, borders: the ghost rows written from the records
+    REB_BORDERS,           //   device path, borders: the new forward plan (send index, IPC areas)
+    REB_TOPOLOGY,          //   device path: bonded and special lists from atom IDs
+    REB_LIST,              //   the neighbour list build after either path
+    REB_HOST_DOWN,         //   host path: atoms down, Domain::pbc
+    REB_HOST_COMM,         //   host path: Comm::exchange, Comm::borders, the host's topology lists
+    REB_HOST_UP,           //   host path: upload() but its topology (atoms, ghosts, styles, plan)
+    REB_HOST_TOPO,         //   host path: upload()'s topology (partner indices, special lists)
+    REB_HOST_FIXES,        //   host path: the device fixes' setup
+    FWD_PACK,              // forward exchange (positions, velocities): pack kernel + D2H copy
+    FWD_MPI,               //   MPI_Sendrecv
+    FWD_UNPACK,            //   H2D copy + unpack kernel
+    FWD_SELF,              //   swaps with this rank itself (device copies)
+    FORCES,                // the engine's force terms
+    REV_PACK,              // reverse exchange (bonded forces on ghosts, newton_bond on)
     REV_MPI,
     REV_UNPACK,
     REV_SELF,
