@@ -27,10 +27,12 @@ namespace cuda {
       if (dx * dx + dy * dy + dz * dz > triggersq) *flag = 1;    // benign race: all write 1
     }
 
-    // Domain::pbc() of LAMMPS for an orthogonal box (periodic dimensions), then the
-    // atomic slot claim of the cell list (one thread per atom). Overflowing atoms are only
-    // counted: the host grows the capacity and bins again. Atoms outside a non-periodic
-    // side are counted as lost (status[3]).
+    // Domain::pbc() of LAMMPS for an orthogonal box (periodic dimensions), each atom's
+    // cell (cell_of: the sort's order), then, with Bin, the atomic slot claim of the cell
+    // list (one thread per atom). Overflowing atoms are only counted: the host grows the
+    // capacity and bins again. Atoms outside a non-periodic side are counted as lost
+    // (status[3]). Without pair forces nothing reads the cell list: Bin false.
+    template <bool Bin>
     __global__ void wrap_and_bin_kernel(int n, acc *x0, acc *x1, acc *x2, int *im0, int *im1,
                                         int *im2, acc *h0, acc *h1, acc *h2, PosType<real> *pos,
                                         BoxD box, int3 ncell, int *cell_of, int *cell_count,
@@ -79,6 +81,7 @@ namespace cuda {
       pos[i].z = static_cast<real>(w[2]);
       const int cell = (c[2] * nc[1] + c[1]) * nc[0] + c[0];
       cell_of[i] = cell;
+      if constexpr (!Bin) return;
       const int slot = atomicAdd(&cell_count[cell], 1);
       // only overflowing claims touch the one status word (100 M atomics on one address
       // would serialise)
@@ -567,12 +570,22 @@ namespace cuda {
     const int3 nc = make_int3(s.ncell[0], s.ncell[1], s.ncell[2]);
     const int ncells = nc.x * nc.y * nc.z;
     AllocLabel label("the cell list");
+    // the cell list only where pair forces read it (their list build, cell entries): a
+    // build without pair terms wraps the atoms and finds their cells (for the sort)
+    const bool bin = s.has_pair_terms();
+    const auto wrap_kernel = bin ? wrap_and_bin_kernel<true> : wrap_and_bin_kernel<false>;
+    if (!bin) {
+      s.cell_atoms.release();
+      s.cell_count.zero();
+    }
     // bin; grow the cell capacity and bin again on overflow
     for (;;) {
-      s.cell_atoms.resize((size_t) ncells * s.cell_cap);
-      s.cell_count.zero();
+      if (bin) {
+        s.cell_atoms.resize((size_t) ncells * s.cell_cap);
+        s.cell_count.zero();
+      }
       MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get(), 0, 4 * sizeof(int)));
-      wrap_and_bin_kernel<<<blocks(s.n), BLOCK>>>(
+      wrap_kernel<<<blocks(s.n), BLOCK>>>(
           s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
           s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(), box,
           nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap, s.status.get());
@@ -597,16 +610,18 @@ namespace cuda {
       sort_atoms();    // reorders every per-atom array; the cell list must be built again
       s.steps_since_sort = 0;
       s.sorts_done++;
-      s.cell_count.zero();
-      wrap_and_bin_kernel<<<blocks(s.n), BLOCK>>>(
+      if (bin) s.cell_count.zero();
+      wrap_kernel<<<blocks(s.n), BLOCK>>>(
           s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
           s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(), box,
           nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap, s.status.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
-    sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_atoms.get(),
-                                                 s.cell_cap);
-    MESOGPU_CUDA_LAUNCH_CHECK();
+    if (bin) {
+      sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(),
+                                                   s.cell_atoms.get(), s.cell_cap);
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
     if (s.has_pair_terms()) {
       const long long nslots = (long long) ncells * s.cell_cap;
       s.cell_pos.resize(nslots);
