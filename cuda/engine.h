@@ -223,6 +223,8 @@ namespace cuda {
     // next (1, 4, 8, 16 or 32): more than one where the atoms are too few to fill the
     // device and each has long lists; MESOGPU_BUILD_LANES / MESOGPU_PAIR_LANES fix them
     int build_lanes() const;
+    // lanes per cell of the list build where it goes by cell (0: by atom, build_lanes())
+    int build_cell_lanes() const;
     // the neighbour list's entries (neighbor/cell_entry.h): 0 (default, auto): 32-bit
     // indices, unless they would leave too little device memory free and 16-bit cell
     // entries fit; 16 or 32 ask for one layout (16 takes 32-bit entries where cell entries

@@ -578,14 +578,18 @@ void VerletCuda::resident_setup(int flag, bool full)
     }
     const double gib = 1024.0 * 1024.0 * 1024.0;
     const long long entries = engine->neighbor_entries();
-    utils::logmesg(lmp,
-                   "  verlet/cuda setup: {:.3f} s host (exchange, ghosts{}), {:.3f} s upload, "
-                   "{:.3f} s device list and forces, {:.3f} s fix setup and output; device "
-                   "memory {:.2f} GiB held, {:.2f} of {:.2f} GiB free; {} neighbour entries "
-                   "({} per atom, {}-bit); lanes per atom: {} list build, {} pair\n",
-                   t1 - t0, host_lists_needed ? ", host lists" : "", t2 - t1, t3 - t2, t4 - t3,
-                   held / gib, free_b / gib, total_b / gib, entries, n > 0 ? entries / n : 0,
-                   engine->list_entry_bits(), engine->build_lanes(), engine->pair_lanes());
+    utils::logmesg(
+        lmp,
+        "  verlet/cuda setup: {:.3f} s host (exchange, ghosts{}), {:.3f} s upload, "
+        "{:.3f} s device list and forces, {:.3f} s fix setup and output; device "
+        "memory {:.2f} GiB held, {:.2f} of {:.2f} GiB free; {} neighbour entries "
+        "({} per atom, {}-bit); lanes per atom: {} list build, {} pair{}\n",
+        t1 - t0, host_lists_needed ? ", host lists" : "", t2 - t1, t3 - t2, t4 - t3, held / gib,
+        free_b / gib, total_b / gib, entries, n > 0 ? entries / n : 0, engine->list_entry_bits(),
+        engine->build_lanes(), engine->pair_lanes(),
+        engine->build_cell_lanes() > 0
+            ? fmt::format("; list build by cell, {} lanes per cell", engine->build_cell_lanes())
+            : std::string());
     // asked for 16-bit entries and did not get them, or auto took them: say why
     if (list_entries == 16 && entries > 0 && engine->list_entry_bits() != 16)
       utils::logmesg(lmp, "  verlet/cuda list_entries 16: 32-bit entries instead: {}\n",

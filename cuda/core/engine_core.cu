@@ -53,6 +53,16 @@ namespace cuda {
                                "' is not one of 1, 4, 8, 16, 32 (lanes per atom)");
     };
     impl->fixed_build_group = lanes("MESOGPU_BUILD_LANES");
+    // the list build by cell: MESOGPU_BUILD_CELL_LANES 8, 16 or 32 lanes per cell wherever
+    // the cells' shifts give the images, 0 never; unset: chosen at each build
+    if (const char *v = std::getenv("MESOGPU_BUILD_CELL_LANES")) {
+      const std::string c(v);
+      if (c != "0" && c != "8" && c != "16" && c != "32")
+        throw std::runtime_error("mesogpu: MESOGPU_BUILD_CELL_LANES='" + c +
+                                 "' is not one of 0, 8, 16, 32 (lanes per cell of the list "
+                                 "build; 0: lanes per atom)");
+      impl->fixed_cell_lanes = std::stoi(c);
+    }
     impl->fixed_pair_group = lanes("MESOGPU_PAIR_LANES");
     int dev = 0, sms = 0, per_sm = 0;
     MESOGPU_CUDA_CALL(cudaGetDevice(&dev));

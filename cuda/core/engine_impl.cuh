@@ -134,10 +134,20 @@ namespace cuda {
     // (choose_lanes, neighbor/neighbor_list.cu), or fixed by MESOGPU_BUILD_LANES /
     // MESOGPU_PAIR_LANES
     int build_group = 1, pair_group = 1;
+    // lanes per cell of the list build (build_by_cell_kernel; 0: lanes per atom) and the
+    // (cut + skin)^2 of every type pair when they are all equal (0: read per pair)
+    int build_cell_lanes = 0;
+    int fixed_cell_lanes = -1;    // MESOGPU_BUILD_CELL_LANES (-1: chosen)
+    real uniform_cutneighsq = 0;
     int fixed_build_group = 0, fixed_pair_group = 0;    // 0: chosen
     int device_threads = 0;    // resident threads the device holds (SMs x threads per SM)
     DeviceArray<int> cell_of, cell_count, cell_atoms, nnbr, nbr;
     DeviceArray<PosType<real>> cell_pos;    // positions in cell order, for the list build
+    // the cells in the Morton order of the row sort (the build by cell takes them in this
+    // order, so the lists it writes at a time belong to nearby rows), for the grid dims
+    DeviceArray<int> cell_order;
+    int cell_order_dims[3] = {0, 0, 0};
+    void order_cells();    // (neighbor/sort.cu)
     // the list in 16-bit cell entries (neighbor/cell_entry.h) instead of nbr, when the last
     // build wrote them (cell_entries); list_entries: 0 (auto), 16 or 32
     // (Engine::set_list_entries)

@@ -275,6 +275,106 @@ namespace cuda {
       if (count > nbr_cap) atomicMax(&status[1], count);
     }
 
+    // The same lists as build_neighbors_kernel (ByCell, one lane per atom), entry for
+    // entry, with Lanes lanes per cell instead of per atom: lane l of cell c's group takes
+    // the cell's atoms l, l + Lanes, ..., and all lanes walk the same 27 neighbour cells
+    // slot by slot, so every lane of a group runs the same trips (no lane waits for a
+    // longer cell of another atom) and reads the same candidate (one load for the group,
+    // from consecutive slots) where a lane per atom gathers its own. The groups take the
+    // cells in the Morton order of the row sort (cell_order): the list columns written at
+    // a time then belong to nearby rows, as with a lane per atom in row order. Measured on the GPU
+    // machine (bench/RESULTS.md); chosen where the atoms fill the device (one lane per
+    // atom) and cells of cut + skin give images by cell.
+    template <int Lanes, bool Cell>
+    __global__ void
+    build_by_cell_kernel(int ncells, const int *cell_order, int nlocal, int n, BoxD box, int3 ncell,
+                         const int *cell_count, const int *cell_atoms,
+                         const PosType<real> *cell_pos, int cell_cap, const real *cutneighsq,
+                         int ntp1, real uniform_cutsq, const int *nspecial, const int *special,
+                         int maxspecial, int4 special_flag, ExclusionD ex, int *nnbr, int *nbr,
+                         unsigned short *nbr16, int nbr_cap, int *status, unsigned char *interior)
+    {
+      static_assert(Lanes >= 4 && Lanes <= 32 && (Lanes & (Lanes - 1)) == 0,
+                    "a cell's group is a power of two within a warp");
+      const long long t = (long long) blockIdx.x * blockDim.x + threadIdx.x;
+      const int g = static_cast<int>(t / Lanes);
+      const int lane = static_cast<int>(t % Lanes);
+      if (g >= ncells) return;    // the whole group
+      const int c = cell_order[g];
+      const unsigned group_mask =
+          Lanes == 32 ? 0xffffffffu : ((1u << Lanes) - 1) << ((threadIdx.x & 31) / Lanes * Lanes);
+      const int mine = min(cell_count[c], cell_cap);
+      const int cx = c % ncell.x, cy = (c / ncell.x) % ncell.y, cz = c / (ncell.x * ncell.y);
+      // the stencil of build_neighbors_kernel with 4 or more cells per periodic dimension
+      const int lx = box.periodic[0] || cx > 0 ? -1 : 0, ly = box.periodic[1] || cy > 0 ? -1 : 0,
+                lz = box.periodic[2] || cz > 0 ? -1 : 0;
+      const int hx = box.periodic[0] || cx < ncell.x - 1 ? 1 : 0,
+                hy = box.periodic[1] || cy < ncell.y - 1 ? 1 : 0,
+                hz = box.periodic[2] || cz < ncell.z - 1 ? 1 : 0;
+      for (int first = 0; first < mine; first += Lanes) {
+        const int slot = first + lane;
+        int i = -1;
+        PosType<real> pi{};
+        if (slot < mine) {
+          i = cell_atoms[(size_t) c * cell_cap + slot];
+          pi = cell_pos[(size_t) c * cell_cap + slot];
+        }
+        const bool owned = i >= 0 && i < nlocal;
+        if (i >= nlocal) {    // a ghost row (several ranks): no list, its owner has one
+          nnbr[i] = 0;
+          if (interior) interior[i] = 0;
+        }
+        if (!__any_sync(group_mask, owned)) continue;    // a chunk of ghosts only
+        const SpecialLookup spec(owned ? nspecial : nullptr, special, maxspecial, i, special_flag);
+        const real *cut_row = cutneighsq + (owned ? pi.type : 0) * ntp1;
+        int count = 0;
+        bool ghost_neighbour = false;
+        for (int dz = lz; dz <= hz; ++dz) {
+          int oz = cz + dz;
+          const real sz = wrap_cell(oz, ncell.z, box.prd_r[2]);
+          for (int dy = ly; dy <= hy; ++dy) {
+            int oy = cy + dy;
+            const real sy = wrap_cell(oy, ncell.y, box.prd_r[1]);
+            for (int dx = lx; dx <= hx; ++dx) {
+              int ox = cx + dx;
+              const real sx = wrap_cell(ox, ncell.x, box.prd_r[0]);
+              const int oc = (oz * ncell.y + oy) * ncell.x + ox;
+              const int m = min(cell_count[oc], cell_cap);
+              const int *atoms = cell_atoms + (size_t) oc * cell_cap;
+              const PosType<real> *cpos = cell_pos + (size_t) oc * cell_cap;
+              for (int k = 0; k < m; ++k) {
+                const PosType<real> pj = cpos[k];    // the same slot for the whole group
+                // build_neighbors_kernel's arithmetic, so the same pairs pass
+                const real ddx = (pi.x - pj.x) - sx, ddy = (pi.y - pj.y) - sy,
+                           ddz = (pi.z - pj.z) - sz;
+                const real rsq = ddx * ddx + ddy * ddy + ddz * ddz;
+                const real cutsq = uniform_cutsq > real(0) ? uniform_cutsq : cut_row[pj.type];
+                if (!owned || rsq > cutsq) continue;
+                const int j = atoms[k];
+                int entry = j;
+                if (j == i || (ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) ||
+                    (spec.any() && !spec.mark(spec.level(j), entry)))
+                  continue;
+                ghost_neighbour |= j >= nlocal;
+                if (count < nbr_cap) {
+                  if constexpr (Cell)
+                    nbr16[(size_t) count * n + i] =
+                        make_cell_entry(k, dx, dy, dz, (entry >> SBBITS) & 3);
+                  else
+                    nbr[(size_t) count * n + i] = entry;
+                }
+                ++count;
+              }
+            }
+          }
+        }
+        if (!owned) continue;
+        nnbr[i] = count;
+        if (interior) interior[i] = !ghost_neighbour;
+        if (count > nbr_cap) atomicMax(&status[1], count);
+      }
+    }
+
     // Small periodic boxes: every image of every neighbour within cutoff + skin, with its
     // image code above the index bits (BoxD). The stencil runs over the unfolded cell
     // lattice (cell c + s nc is cell c of image s), so each (cell, image) pair is visited
@@ -364,6 +464,37 @@ namespace cuda {
           s.maxspecial ? s.nspecial.get() : nullptr, s.maxspecial ? s.special.get() : nullptr,
           s.maxspecial, sflag, s.exclusion_view(), s.nnbr.get(), s.nbr.get(), s.nbr16.get(),
           s.nbr_cap, s.status.get(), s.split_wanted() ? s.interior.get() : nullptr);
+    }
+
+    // build_by_cell_kernel with Impl::build_cell_lanes lanes per cell
+    template <bool Cell>
+    void launch_build_by_cell(Engine::Impl &s, const BoxD &box, int3 nc, int4 sflag)
+    {
+      const int ncells = nc.x * nc.y * nc.z;
+      s.order_cells();
+      const auto launch = [&](auto kernel, int lanes) {
+        kernel<<<blocks64((long long) ncells * lanes), BLOCK>>>(
+            ncells, s.cell_order.get(), s.nlocal, s.n, box, nc, s.cell_count.get(),
+            s.cell_atoms.get(), s.cell_pos.get(), s.cell_cap, s.cutneighsq.get(), s.ntp1(),
+            s.uniform_cutneighsq, s.maxspecial ? s.nspecial.get() : nullptr,
+            s.maxspecial ? s.special.get() : nullptr, s.maxspecial, sflag, s.exclusion_view(),
+            s.nnbr.get(), s.nbr.get(), s.nbr16.get(), s.nbr_cap, s.status.get(),
+            s.split_wanted() ? s.interior.get() : nullptr);
+      };
+      if (s.build_cell_lanes == 8)
+        launch(build_by_cell_kernel<8, Cell>, 8);
+      else if (s.build_cell_lanes == 16)
+        launch(build_by_cell_kernel<16, Cell>, 16);
+      else
+        launch(build_by_cell_kernel<32, Cell>, 32);
+    }
+
+    // lanes per cell of build_by_cell_kernel: the smallest group that holds 1.5 x the mean
+    // atoms per cell (LJ, 18.5 per cell of 2.8 sigma: 32; DPD at rho 3, 6.6 per cell of 1.3:
+    // 16), fuller cells taking several rounds
+    int choose_cell_lanes(double per_cell)
+    {
+      return 1.5 * per_cell <= 8.0 ? 8 : 1.5 * per_cell <= 16.0 ? 16 : 32;
     }
 
     // the rows of Impl::split_rows: owned atoms without ghosts in their lists first
@@ -475,6 +606,13 @@ namespace cuda {
     s.dist_check = dist_check;
     std::vector<real> c(cutneighsq.begin(), cutneighsq.end());
     s.cutneighsq.upload(c);
+    // one (cut + skin)^2 for every pair of types 1..ntypes (one type, or equal cutoffs):
+    // the list build compares with it instead of reading the type pair's (0: per pair)
+    const int ntp1 = s.ntp1();
+    s.uniform_cutneighsq = ntp1 >= 2 && c.size() == (size_t) ntp1 * ntp1 ? c[ntp1 + 1] : real(0);
+    for (int a = 1; a < ntp1 && s.uniform_cutneighsq > real(0); ++a)
+      for (int b = 1; b < ntp1; ++b)
+        if (c[(size_t) a * ntp1 + b] != s.uniform_cutneighsq) s.uniform_cutneighsq = real(0);
     s.box_check = s.grid_stale = false;    // until the box changes during this run
     // the cell grid, and explicit images for periodic boxes below 2 x (cutoff + skin)
     // (boundary.cu)
@@ -618,8 +756,8 @@ namespace cuda {
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
     if (bin) {
-      sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(),
-                                                   s.cell_atoms.get(), s.cell_cap);
+      sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_atoms.get(),
+                                                   s.cell_cap);
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
     if (s.has_pair_terms()) {
@@ -638,6 +776,16 @@ namespace cuda {
     s.build_group = s.fixed_build_group
                         ? s.fixed_build_group
                         : choose_lanes(s.nlocal, 27.0 * s.n / ncells, s.device_threads, 16.0);
+    // lanes per cell instead (build_by_cell_kernel) where the atoms fill the device and the
+    // cells' shifts give the images; MESOGPU_BUILD_LANES keeps lanes per atom
+    // (or MESOGPU_BUILD_CELL_LANES: by cell wherever the images allow, or never)
+    s.build_cell_lanes = 0;
+    if (!s.img_bits && by_cell_images(box, nc)) {
+      if (s.fixed_cell_lanes >= 0)
+        s.build_cell_lanes = s.fixed_cell_lanes;
+      else if (!s.fixed_build_group && s.build_group == 1)
+        s.build_cell_lanes = choose_cell_lanes(static_cast<double>(s.n) / ncells);
+    }
     s.split_valid = false;
     if (s.split_wanted()) {
       AllocLabel label("the rows of the exchange overlap");
@@ -666,6 +814,10 @@ namespace cuda {
             s.cutneighsq.get(), s.ntp1(), s.maxspecial ? s.nspecial.get() : nullptr,
             s.maxspecial ? s.special.get() : nullptr, s.maxspecial, sflag, s.exclusion_view(),
             s.nnbr.get(), s.nbr.get(), s.nbr_cap, s.status.get());
+      else if (s.build_cell_lanes && s.cell_entries)
+        launch_build_by_cell<true>(s, box, nc, sflag);
+      else if (s.build_cell_lanes)
+        launch_build_by_cell<false>(s, box, nc, sflag);
       else
         with_lanes(s.build_group, [&](auto lanes) {
           if (s.cell_entries)
@@ -725,6 +877,11 @@ namespace cuda {
   int Engine::build_lanes() const
   {
     return impl->build_group;
+  }
+
+  int Engine::build_cell_lanes() const
+  {
+    return impl->build_cell_lanes;
   }
 
   int Engine::pair_lanes() const

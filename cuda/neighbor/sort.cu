@@ -52,6 +52,16 @@ namespace cuda {
       key[i] = spread_bits10(c[0]) | (spread_bits10(c[1]) << 1) | (spread_bits10(c[2]) << 2);
       value[i] = i;
     }
+    // each cell's Morton code (as morton_keys_kernel gives its atoms) and its index
+    __global__ void cell_keys_kernel(int ncells, int3 ncell, int shift, unsigned *key, int *value)
+    {
+      const int c = blockIdx.x * blockDim.x + threadIdx.x;
+      if (c >= ncells) return;
+      const unsigned cx = (c % ncell.x) >> shift, cy = ((c / ncell.x) % ncell.y) >> shift,
+                     cz = (c / (ncell.x * ncell.y)) >> shift;
+      key[c] = spread_bits10(cx) | (spread_bits10(cy) << 1) | (spread_bits10(cz) << 2);
+      value[c] = c;
+    }
     __global__ void inverse_kernel(int n, const int *src, int *inv)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -122,6 +132,37 @@ namespace cuda {
       s.sort_scratch.release();
     }
   }    // namespace
+
+  void Engine::Impl::order_cells()
+  {
+    const int3 nc = make_int3(ncell[0], ncell[1], ncell[2]);
+    const int ncells = nc.x * nc.y * nc.z;
+    if (cell_order.size() == (size_t) ncells && cell_order_dims[0] == nc.x &&
+        cell_order_dims[1] == nc.y && cell_order_dims[2] == nc.z)
+      return;
+    AllocLabel label("the cells' Morton order");
+    DeviceArray<unsigned> key, key_out;
+    DeviceArray<int> value;
+    DeviceArray<char> scratch;
+    key.resize(ncells);
+    key_out.resize(ncells);
+    value.resize(ncells);
+    cell_order.resize(ncells);
+    cell_keys_kernel<<<blocks(ncells), BLOCK>>>(ncells, nc, morton_shift(nc), key.get(),
+                                                value.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    // stable: cells that share a code (beyond 1024 per dimension) stay in index order
+    size_t bytes = 0;
+    MESOGPU_CUDA_CALL(cub::DeviceRadixSort::SortPairs(
+        nullptr, bytes, key.get(), key_out.get(), value.get(), cell_order.get(), ncells, 0, 30));
+    scratch.resize(bytes);
+    MESOGPU_CUDA_CALL(cub::DeviceRadixSort::SortPairs(scratch.get(), bytes, key.get(),
+                                                      key_out.get(), value.get(), cell_order.get(),
+                                                      ncells, 0, 30));
+    cell_order_dims[0] = nc.x;
+    cell_order_dims[1] = nc.y;
+    cell_order_dims[2] = nc.z;
+  }
 
   void Engine::sort_atoms()
   {

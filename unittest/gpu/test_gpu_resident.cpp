@@ -613,6 +613,108 @@ TEST(GpuResident, CellEntriesEqualWideEntriesLanes)
       "lanes", 100);
 }
 
+// ---- the list build by cell -------------------------------------------------------------
+
+// a scoped environment variable (each Lmp's engine reads it when it is made)
+struct ScopedEnv {
+  std::string name;
+  ScopedEnv(const char *n, const std::string &v) : name(n) { setenv(n, v.c_str(), 1); }
+  ~ScopedEnv() { unsetenv(name.c_str()); }
+  ScopedEnv(const ScopedEnv &) = delete;
+  ScopedEnv &operator=(const ScopedEnv &) = delete;
+};
+
+int build_cell_lanes(Lmp &l)
+{
+  auto *run = static_cast<LAMMPS_NS::VerletCuda *>(l.lmp->update->integrate);
+  return run->device_engine() ? run->device_engine()->build_cell_lanes() : -1;
+}
+
+// the build by cell (lanes per cell) against the build by atom (one lane per atom), both
+// with one lane per atom in the pair kernels: the same lists entry for entry give the
+// same forces bit for bit (each atom's force is summed in list order), so the same
+// trajectory through `steps` steps of rebuilds
+void compare_build_by_cell(void (*setup)(Lmp &, bool), const char *label, int steps = 200)
+{
+  ScopedEnv pair("MESOGPU_PAIR_LANES", "1");
+  for (int lanes : {8, 16, 32}) {
+    Lmp a, b;
+    {
+      ScopedEnv cell("MESOGPU_BUILD_CELL_LANES", std::to_string(lanes));
+      setup(a, true);
+      a.cmds({"thermo_style custom step pe press", "thermo 50",
+              "run " + std::to_string(steps) + " post no"});
+    }
+    {
+      ScopedEnv atom("MESOGPU_BUILD_LANES", "1");
+      setup(b, true);
+      b.cmds({"thermo_style custom step pe press", "thermo 50",
+              "run " + std::to_string(steps) + " post no"});
+    }
+    printf("[gpu] list build by cell (%s), %d lanes per cell: pe %.17g, by atom %.17g\n", label,
+           build_cell_lanes(a), a.thermo("pe"), b.thermo("pe"));
+    EXPECT_EQ(build_cell_lanes(a), lanes) << label;
+    EXPECT_EQ(build_cell_lanes(b), 0) << label;
+    EXPECT_EQ(a.positions(), b.positions()) << label << " x" << lanes;
+    EXPECT_EQ(a.peratom(a.lmp->atom->v), b.peratom(b.lmp->atom->v)) << label << " x" << lanes;
+    EXPECT_EQ(a.forces(), b.forces()) << label << " x" << lanes;
+    EXPECT_EQ(a.thermo("pe"), b.thermo("pe")) << label << " x" << lanes;
+    EXPECT_EQ(a.thermo("press"), b.thermo("press")) << label << " x" << lanes;
+  }
+}
+
+TEST(GpuResident, BuildByCellEqualsByAtomLJ)
+{
+  // two types with their own cutoffs (2.5 and 2.2): the cutoff read per type pair
+  compare_build_by_cell([](Lmp &l, bool dev) { lj_liquid(l, dev); }, "lj, two cutoffs");
+  // one cutoff for every pair: the build's single (cut + skin)^2
+  compare_build_by_cell(
+      [](Lmp &l, bool dev) {
+        lj_liquid(l, dev);
+        l.cmds({"pair_coeff 2 2 0.8 1.1 2.5"});
+      },
+      "lj, one cutoff");
+}
+
+TEST(GpuResident, BuildByCellEqualsByAtomSpecialAndExcluded)
+{
+  // 1-4 pairs marked, 1-2 and 1-3 dropped (special lj 0 0 0.5), sorting on
+  compare_build_by_cell(
+      [](Lmp &l, bool dev) {
+        angle_melt(l, dev, "harmonic", "charmm");
+        l.cmd("atom_modify sort 20 0.0");
+      },
+      "special 1-4, sorted");
+  compare_build_by_cell(
+      [](Lmp &l, bool dev) {
+        lj_liquid(l, dev);
+        l.cmd("neigh_modify exclude type 1 2");
+      },
+      "lj, type pairs excluded");
+}
+
+TEST(GpuResident, BuildByCellEqualsByAtomCellEntries)
+{
+  // 16-bit cell entries written by the build by cell
+  compare_build_by_cell(
+      [](Lmp &l, bool dev) {
+        lj_liquid(l, dev);
+        l.cmd("run_style verlet/cuda list_entries 16");
+      },
+      "lj, 16-bit entries");
+}
+
+// a bad value stops the run with the variable's name and the allowed values
+TEST(GpuResident, BuildCellLanesRefusesOtherWidths)
+{
+  ScopedEnv bad("MESOGPU_BUILD_CELL_LANES", "4");
+  Lmp dev;
+  lj_liquid(dev, true);
+  const std::string err = dev.error_of("run 1 post no");
+  EXPECT_NE(err.find("MESOGPU_BUILD_CELL_LANES='4' is not one of 0, 8, 16, 32"), std::string::npos)
+      << err;
+}
+
 TEST(GpuResident, SmallBoxKeepsWideEntries)
 {
   // a periodic side below two cutoffs + skin: explicit images, which cell entries cannot
