@@ -225,6 +225,8 @@ namespace cuda {
     int build_lanes() const;
     // lanes per cell of the list build where it goes by cell (0: by atom, build_lanes())
     int build_cell_lanes() const;
+    // the fraction of those lanes that held an atom at the last build (0: not measured)
+    double build_cell_fill() const;
     // the neighbour list's entries (neighbor/cell_entry.h): 0 (default, auto): 32-bit
     // indices, unless they would leave too little device memory free and 16-bit cell
     // entries fit; 16 or 32 ask for one layout (16 takes 32-bit entries where cell entries

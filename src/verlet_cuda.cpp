@@ -588,7 +588,10 @@ void VerletCuda::resident_setup(int flag, bool full)
         free_b / gib, total_b / gib, entries, n > 0 ? entries / n : 0, engine->list_entry_bits(),
         engine->build_lanes(), engine->pair_lanes(),
         engine->build_cell_lanes() > 0
-            ? fmt::format("; list build by cell, {} lanes per cell", engine->build_cell_lanes())
+            ? fmt::format("; list build by cell, {} lanes per cell{}", engine->build_cell_lanes(),
+                          engine->build_cell_fill() > 0
+                              ? fmt::format(" ({:.0f} % filled)", 100 * engine->build_cell_fill())
+                              : std::string())
             : std::string());
     // asked for 16-bit entries and did not get them, or auto took them: say why
     if (list_entries == 16 && entries > 0 && engine->list_entry_bits() != 16)

@@ -69,7 +69,11 @@ namespace cuda {
     MESOGPU_CUDA_CALL(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     MESOGPU_CUDA_CALL(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
     impl->device_threads = sms * per_sm;
-    MESOGPU_CUDA_CALL(cudaHostAlloc(&impl->status_host, 4 * sizeof(int), cudaHostAllocDefault));
+    // 4 status words, then the cells' fill of the last list build (4 x 64 bits)
+    MESOGPU_CUDA_CALL(cudaHostAlloc(&impl->status_host,
+                                    4 * sizeof(int) + 4 * sizeof(unsigned long long),
+                                    cudaHostAllocDefault));
+    impl->fill_host = reinterpret_cast<unsigned long long *>(impl->status_host + 4);
     impl->status.resize(4);
     impl->ev_sum.resize(28);
     impl->err.resize(1);

@@ -137,6 +137,12 @@ namespace cuda {
     // lanes per cell of the list build (build_by_cell_kernel; 0: lanes per atom) and the
     // (cut + skin)^2 of every type pair when they are all equal (0: read per pair)
     int build_cell_lanes = 0;
+    // the build by cell's fast path: one (cut + skin)^2 for every type pair, no special or
+    // excluded pairs
+    bool build_plain() const
+    {
+      return uniform_cutneighsq > real(0) && maxspecial == 0 && !exclusion.active;
+    }
     int fixed_cell_lanes = -1;    // MESOGPU_BUILD_CELL_LANES (-1: chosen)
     real uniform_cutneighsq = 0;
     int fixed_build_group = 0, fixed_pair_group = 0;    // 0: chosen
@@ -168,6 +174,12 @@ namespace cuda {
     }
     DeviceArray<int> status;       // [0] max cell occupancy, [1] max neighbours, [2] rebuild flag
     int *status_host = nullptr;    // pinned
+    // the cells' fill at the last list build that measured it (pinned, after status_host):
+    // slots offered by groups of 8, 16, 32 lanes (rounds x lanes, summed over cells) and
+    // the atoms in cells; read with the build's status, used to choose the next build
+    unsigned long long *fill_host = nullptr;
+    DeviceArray<unsigned long long> cell_fill;
+    bool fill_valid = false;
 
     // force field: the terms of the run's force styles, in group order (pair first)
     std::vector<std::unique_ptr<ForceTerm>> forces;

@@ -159,11 +159,12 @@ namespace cuda {
     // with one lane, entry for entry. Cell: 16-bit cell entries into nbr16
     // (neighbor/cell_entry.h) instead of 32-bit indices into nbr, in the same order.
     // ByCell (by_cell_images): the image of a cell across a periodic side follows from the
-    // wrap of its index, and that shift replaces the minimum image of each candidate: the
-    // same difference bit for bit for every pair within cut + skin, since with 4 or more
-    // cells (each at least cut + skin) in a periodic dimension two atoms of adjacent cells
-    // are less than half the box apart (with 2 cells the minimum image can be the other
-    // one); it saves the three roundings of each candidate.
+    // wrap of its index, and that shift (taken from the atom's position once per cell)
+    // replaces the minimum image of each candidate: the same image for every pair within
+    // cut + skin, since with 4 or more cells (each at least cut + skin) in a periodic
+    // dimension two atoms of adjacent cells are less than half the box apart (with 2 cells
+    // the minimum image can be the other one); it saves the three roundings of each
+    // candidate.
     template <int Group, bool Cell, bool ByCell>
     __global__ void
     build_neighbors_kernel(int n, int nlocal, const PosType<real> *pos, BoxD box, int3 ncell,
@@ -220,6 +221,8 @@ namespace cuda {
             const int m = min(cell_count[oc], cell_cap);
             const int *atoms = cell_atoms + (size_t) oc * cell_cap;
             const PosType<real> *cpos = cell_pos + (size_t) oc * cell_cap;
+            // the atom's position less the cell's image shift (ByCell), once per cell
+            const real qx = pi.x - sx, qy = pi.y - sy, qz = pi.z - sz;
             // every lane of a group runs the same trips (m is the group's), so the ballots
             // meet
             for (int base = 0; base < m; base += Group) {
@@ -230,9 +233,9 @@ namespace cuda {
                 const PosType<real> pj = cpos[k];
                 real ddx, ddy, ddz;
                 if constexpr (ByCell) {
-                  ddx = (pi.x - pj.x) - sx;
-                  ddy = (pi.y - pj.y) - sy;
-                  ddz = (pi.z - pj.z) - sz;
+                  ddx = qx - pj.x;
+                  ddy = qy - pj.y;
+                  ddz = qz - pj.z;
                 } else {
                   ddx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
                   ddy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
@@ -285,7 +288,7 @@ namespace cuda {
     // a time then belong to nearby rows, as with a lane per atom in row order. Measured on the GPU
     // machine (bench/RESULTS.md); chosen where the atoms fill the device (one lane per
     // atom) and cells of cut + skin give images by cell.
-    template <int Lanes, bool Cell>
+    template <int Lanes, bool Cell, bool Plain>
     __global__ void
     build_by_cell_kernel(int ncells, const int *cell_order, int nlocal, int n, BoxD box, int3 ncell,
                          const int *cell_count, const int *cell_atoms,
@@ -327,8 +330,11 @@ namespace cuda {
         if (!__any_sync(group_mask, owned)) continue;    // a chunk of ghosts only
         const SpecialLookup spec(owned ? nspecial : nullptr, special, maxspecial, i, special_flag);
         const real *cut_row = cutneighsq + (owned ? pi.type : 0) * ntp1;
-        int count = 0;
-        bool ghost_neighbour = false;
+        // a lane without an owned atom takes no pair: its cutoff is negative
+        const real lane_uniform_cutsq = owned ? uniform_cutsq : real(-1);
+        const bool filtered = owned && (ex.active || spec.any());
+        size_t at = owned ? static_cast<size_t>(i) : 0;    // entry `count` of row i
+        int count = 0, ghost_neighbour = 0;
         for (int dz = lz; dz <= hz; ++dz) {
           int oz = cz + dz;
           const real sz = wrap_cell(oz, ncell.z, box.prd_r[2]);
@@ -342,27 +348,56 @@ namespace cuda {
               const int m = min(cell_count[oc], cell_cap);
               const int *atoms = cell_atoms + (size_t) oc * cell_cap;
               const PosType<real> *cpos = cell_pos + (size_t) oc * cell_cap;
+              // build_neighbors_kernel's arithmetic, so the same pairs pass
+              const real qx = pi.x - sx, qy = pi.y - sy, qz = pi.z - sz;
+              const int self = dx == 0 && dy == 0 && dz == 0 ? slot : -1;    // atom i's slot
+              if constexpr (Plain) {
+                // one cutoff, no special or excluded pairs: no branch per candidate, the
+                // store predicated (a branch here ran for nearly every candidate, since
+                // some lane of the group had a hit)
+                const unsigned short cell_code = make_cell_entry(0, dx, dy, dz, 0);
+                for (int k = 0; k < m; ++k) {
+                  const PosType<real> pj = cpos[k];    // the same slot for the whole group
+                  const int j = atoms[k];
+                  const real ddx = qx - pj.x, ddy = qy - pj.y, ddz = qz - pj.z;
+                  const real rsq = ddx * ddx + ddy * ddy + ddz * ddz;
+                  const bool hit = rsq <= lane_uniform_cutsq && k != self;
+                  if (hit && count < nbr_cap) {
+                    if constexpr (Cell)
+                      nbr16[at] = static_cast<unsigned short>(cell_code | k);
+                    else
+                      nbr[at] = j;
+                  }
+                  at += hit ? static_cast<size_t>(n) : 0;
+                  count += hit;
+                  ghost_neighbour |= hit && j >= nlocal;
+                }
+                continue;
+              }
               for (int k = 0; k < m; ++k) {
                 const PosType<real> pj = cpos[k];    // the same slot for the whole group
-                // build_neighbors_kernel's arithmetic, so the same pairs pass
-                const real ddx = (pi.x - pj.x) - sx, ddy = (pi.y - pj.y) - sy,
-                           ddz = (pi.z - pj.z) - sz;
+                const real ddx = qx - pj.x, ddy = qy - pj.y, ddz = qz - pj.z;
                 const real rsq = ddx * ddx + ddy * ddy + ddz * ddz;
-                const real cutsq = uniform_cutsq > real(0) ? uniform_cutsq : cut_row[pj.type];
-                if (!owned || rsq > cutsq) continue;
-                const int j = atoms[k];
-                int entry = j;
-                if (j == i || (ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) ||
-                    (spec.any() && !spec.mark(spec.level(j), entry)))
-                  continue;
-                ghost_neighbour |= j >= nlocal;
+                const real cutsq = uniform_cutsq > real(0) ? lane_uniform_cutsq
+                                   : owned                 ? cut_row[pj.type]
+                                                           : real(-1);
+                if (rsq > cutsq || k == self) continue;
+                int entry = 0;    // the row, with special bits where marked
+                if (!Cell || filtered || interior) {
+                  const int j = atoms[k];
+                  entry = j;
+                  if (filtered && ((ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) ||
+                                   (spec.any() && !spec.mark(spec.level(j), entry))))
+                    continue;
+                  ghost_neighbour |= j >= nlocal;
+                }
                 if (count < nbr_cap) {
                   if constexpr (Cell)
-                    nbr16[(size_t) count * n + i] =
-                        make_cell_entry(k, dx, dy, dz, (entry >> SBBITS) & 3);
+                    nbr16[at] = make_cell_entry(k, dx, dy, dz, (entry >> SBBITS) & 3);
                   else
-                    nbr[(size_t) count * n + i] = entry;
+                    nbr[at] = entry;
                 }
+                at += n;
                 ++count;
               }
             }
@@ -466,6 +501,30 @@ namespace cuda {
           s.nbr_cap, s.status.get(), s.split_wanted() ? s.interior.get() : nullptr);
     }
 
+    // the cells' fill for groups of 8, 16 and 32 lanes (the slots the groups' rounds offer,
+    // summed over cells) and the atoms in cells (Impl::fill_host)
+    __global__ void cell_fill_kernel(int ncells, const int *cell_count, int cell_cap,
+                                     unsigned long long *fill)
+    {
+      const int c = blockIdx.x * blockDim.x + threadIdx.x;
+      const int m = c < ncells ? min(cell_count[c], cell_cap) : 0;
+      const unsigned long long v[4] = {
+          (unsigned long long) (m + 7) / 8 * 8, (unsigned long long) (m + 15) / 16 * 16,
+          (unsigned long long) (m + 31) / 32 * 32, (unsigned long long) m};
+      for (int d = 0; d < 4; ++d) {
+        unsigned long long x = v[d];
+        for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(0xffffffffu, x, o);
+        if ((threadIdx.x & 31) == 0 && x) atomicAdd(&fill[d], x);
+      }
+    }
+
+    // the fraction of a group's lanes that hold an atom, over the rounds of every cell
+    double cell_fill_fraction(const unsigned long long fill[4], int lanes)
+    {
+      const int k = lanes == 8 ? 0 : lanes == 16 ? 1 : 2;
+      return fill[k] > 0 ? static_cast<double>(fill[3]) / static_cast<double>(fill[k]) : 0.0;
+    }
+
     // build_by_cell_kernel with Impl::build_cell_lanes lanes per cell
     template <bool Cell>
     void launch_build_by_cell(Engine::Impl &s, const BoxD &box, int3 nc, int4 sflag)
@@ -481,21 +540,38 @@ namespace cuda {
             s.nnbr.get(), s.nbr.get(), s.nbr16.get(), s.nbr_cap, s.status.get(),
             s.split_wanted() ? s.interior.get() : nullptr);
       };
-      if (s.build_cell_lanes == 8)
-        launch(build_by_cell_kernel<8, Cell>, 8);
-      else if (s.build_cell_lanes == 16)
-        launch(build_by_cell_kernel<16, Cell>, 16);
+      // Plain: one (cut + skin)^2 for every type pair, no special or excluded pairs
+      const bool plain = s.build_plain();
+      const auto lanes = [&](auto plain_v) {
+        constexpr bool P = decltype(plain_v)::value;
+        if (s.build_cell_lanes == 8)
+          launch(build_by_cell_kernel<8, Cell, P>, 8);
+        else if (s.build_cell_lanes == 16)
+          launch(build_by_cell_kernel<16, Cell, P>, 16);
+        else
+          launch(build_by_cell_kernel<32, Cell, P>, 32);
+      };
+      if (plain)
+        lanes(std::true_type{});
       else
-        launch(build_by_cell_kernel<32, Cell>, 32);
+        lanes(std::false_type{});
     }
 
     // lanes per cell of build_by_cell_kernel: the smallest group that holds 1.5 x the mean
     // atoms per cell (LJ, 18.5 per cell of 2.8 sigma: 32; DPD at rho 3, 6.6 per cell of 1.3:
-    // 16), fuller cells taking several rounds
+    // 16), fuller cells taking several rounds; 0 (by atom) below 4 atoms per cell, where
+    // most lanes of a group would idle (the KG melt, 3 per cell of 1.52 sigma, ran 13 %
+    // slower by cell on an H200, 2026-11-27)
     int choose_cell_lanes(double per_cell)
     {
+      if (per_cell < 4.0) return 0;
       return 1.5 * per_cell <= 8.0 ? 8 : 1.5 * per_cell <= 16.0 ? 16 : 32;
     }
+
+    // the least fill at which the build by cell is taken: plain builds (one cutoff, no
+    // special or excluded pairs) by cell ran faster at 41 % (DPD, +26 %) and 58 % (LJ,
+    // +7 %) on an H200; the filtered path (special pairs) ran 13 % slower at 37 % (KG)
+    constexpr double MIN_FILL_PLAIN = 0.3, MIN_FILL_FILTERED = 0.5;
 
     // the rows of Impl::split_rows: owned atoms without ghosts in their lists first
     // (ascending), then the others and the ghost rows (descending), from the build's flags
@@ -760,6 +836,17 @@ namespace cuda {
                                                    s.cell_cap);
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
+    // the cells' fill, read with this build's status and used by the next build's choice
+    // (where the choice is not fixed and the cells give the images)
+    const bool measure_fill = s.has_pair_terms() && s.fixed_cell_lanes < 0 &&
+                              !s.fixed_build_group && !s.img_bits && by_cell_images(box, nc);
+    if (measure_fill) {
+      s.cell_fill.resize(4);
+      s.cell_fill.zero();
+      cell_fill_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_cap,
+                                                  s.cell_fill.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
     if (s.has_pair_terms()) {
       const long long nslots = (long long) ncells * s.cell_cap;
       s.cell_pos.resize(nslots);
@@ -783,8 +870,16 @@ namespace cuda {
     if (!s.img_bits && by_cell_images(box, nc)) {
       if (s.fixed_cell_lanes >= 0)
         s.build_cell_lanes = s.fixed_cell_lanes;
-      else if (!s.fixed_build_group && s.build_group == 1)
+      else if (!s.fixed_build_group && s.build_group == 1) {
+        // from the mean atoms per cell; then, from the fill of the cells at the last build,
+        // back to lanes per atom where the groups' lanes would mostly idle (clustered atoms:
+        // a few full cells take several rounds each, many hold an atom or two)
         s.build_cell_lanes = choose_cell_lanes(static_cast<double>(s.n) / ncells);
+        if (s.build_cell_lanes && s.fill_valid &&
+            cell_fill_fraction(s.fill_host, s.build_cell_lanes) <
+                (s.build_plain() ? MIN_FILL_PLAIN : MIN_FILL_FILTERED))
+          s.build_cell_lanes = 0;
+      }
     }
     s.split_valid = false;
     if (s.split_wanted()) {
@@ -826,8 +921,13 @@ namespace cuda {
             launch_build_neighbors_group<decltype(lanes)::value, false>(s, box, nc, sflag);
         });
       MESOGPU_CUDA_LAUNCH_CHECK();
+      if (measure_fill)    // (finished by the synchronous copy below)
+        MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.fill_host, s.cell_fill.get(),
+                                          4 * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                          0));
       MESOGPU_CUDA_CALL(
           cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int), cudaMemcpyDeviceToHost));
+      s.fill_valid = measure_fill;
       if (s.status_host[1] <= s.nbr_cap) break;
       // grow, never truncate; the old list is freed before the new one is allocated. A
       // margin of 1/32 + 4 above the longest list: the list is most of the engine's
@@ -882,6 +982,13 @@ namespace cuda {
   int Engine::build_cell_lanes() const
   {
     return impl->build_cell_lanes;
+  }
+
+  double Engine::build_cell_fill() const
+  {
+    const Impl &s = *impl;
+    return s.fill_valid && s.build_cell_lanes ? cell_fill_fraction(s.fill_host, s.build_cell_lanes)
+                                              : 0.0;
   }
 
   int Engine::pair_lanes() const
