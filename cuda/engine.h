@@ -554,19 +554,24 @@ namespace cuda {
     int record_width() const;
     int record_offset(const std::string &name) const;    // e.g. "xx", "xy", "xz"
     // CommBrick::borders, one swap: rows nfirst .. nlast-1 (owned, then ghosts received so
-    // far) with lo <= x[dim] <= hi, in row order, appended to `send`; returns how many.
+    // far) with lo <= x[dim] <= hi, in row order; returns how many.
     // border_pack: their border records (x + shift when shifted, tag, type, mask: 6
     // doubles, + molecule) into the page-locked exchange_buffer(0), returned; border_receive:
     // records that become the next ghosts (buf may be exchange_buffer(1); free again on return);
     // border_copy: a swap with this rank itself. border_finish: the rows (owned + ghosts)
     // of all arrays; then, with topology rows (molecular atoms), resolve_topology for the
-    // bonded and special lists of the new rows; then set_ghost_plan and
+    // bonded and special lists of the new rows; then take_border_plan and
     // build_neighbor_list. A record is BORDER_WIDTH doubles, one
     // more (the molecule ID) while molecule exclusions need the ghosts' molecule IDs:
     // border_width() says which.
     static constexpr int BORDER_WIDTH = 6;
     int border_width() const;
-    int border_select(int dim, double lo, double hi, int nfirst, int nlast, std::vector<int> &send);
+    // border_select appends the swap's rows to the send index of these borders on the
+    // device (take_border_plan makes it the forward plan's); the host gets the count
+    int border_select(int dim, double lo, double hi, int nfirst, int nlast);
+    // the send index border_select assembled (send_total rows) becomes the forward plan's
+    // (the role of set_ghost_plan after borders on the device)
+    void take_border_plan(int send_total);
     const double *border_pack(const double shift[3], bool shifted);
     void border_receive(const double *buf, int count);
     void border_copy(const double shift[3], bool shifted);

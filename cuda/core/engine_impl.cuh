@@ -37,6 +37,10 @@ namespace cuda {
     // the ghost plan on the device: the concatenated send lists of the swaps, and a
     // contiguous staging buffer (3 values per atom)
     DeviceArray<int> comm_send;
+    // the send index a device rebuild's borders assemble (border_select), swapped into
+    // comm_send by take_border_plan, and its length so far
+    DeviceArray<int> border_send;
+    int border_send_count = 0;
     DeviceArray<double> comm_buf;
     // page-locked host staging of the exchange: [0] send, [1] receive (exchange_buffer)
     PinnedArray<double> comm_host[2];

@@ -59,6 +59,7 @@ namespace cuda {
     name(s.nbr16, "nbr (16-bit)");
     name(s.cell_pos, "cell_pos");
     name(s.cell_order, "cell_order");
+    name(s.border_send, "border_send");
     name(s.status, "status");
     name(s.extent, "extent");
     // oriented particles, rigid bodies

@@ -43,11 +43,10 @@ void DeviceComm::rebuild(Engine &engine)
   ipc_plan(engine);
 }
 
-void DeviceComm::take_plan(Engine &engine, std::vector<CommBrickPlan::Swap> swaps,
-                           std::vector<int> send)
+void DeviceComm::take_plan(Engine &engine, std::vector<CommBrickPlan::Swap> swaps, int send_total)
 {
-  plan.assign(std::move(swaps), std::move(send));
-  engine.set_ghost_plan(plan.send_index());
+  plan.assign(std::move(swaps), {});
+  engine.take_border_plan(send_total);
   ipc_plan(engine);
 }
 

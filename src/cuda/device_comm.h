@@ -44,9 +44,11 @@ class DeviceComm : protected Pointers {
   // after comm->borders() and the upload of owned atoms and ghosts: the plan, its send
   // lists on the device; an error when the ghost count is not the plan's
   void rebuild(mesogpu::cuda::Engine &engine);
-  // a plan made on the device (src/cuda/device_rebuild.cpp) instead of comm's
+  // a plan made on the device (src/cuda/device_rebuild.cpp) instead of comm's: its swaps,
+  // and its send index, which stays on the device (Engine::take_border_plan; the host plan
+  // holds none)
   void take_plan(mesogpu::cuda::Engine &engine, std::vector<CommBrickPlan::Swap> swaps,
-                 std::vector<int> send);
+                 int send_total);
   // ghosts' positions from their owners (every step without a rebuild)
   void forward(mesogpu::cuda::Engine &engine);
   // ghost rows' forces added to their owners' rows

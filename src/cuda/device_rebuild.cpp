@@ -192,8 +192,7 @@ void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
   std::vector<CommBrickPlan::Swap> &swaps = setup.swaps;    // completed swap by swap
   const int nswap = static_cast<int>(swaps.size());
   const int nlocal = engine.owned();
-  std::vector<int> send_list;
-  int iswap = 0, nghost = 0;
+  int iswap = 0, nghost = 0, send_total = 0;
   // the border records device to device where the forward exchange runs through CUDA IPC
   // (every rank on one node, the partners' areas mapped: DeviceComm's plan of the last
   // rebuild says so, the same answer on every rank)
@@ -213,10 +212,11 @@ void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
         nlast = nlocal + nghost;
       }
       const bool sendflag = ineed / 2 < setup.sendneed[dim][ineed % 2];
-      s.send_offset = static_cast<int>(send_list.size());
+      s.send_offset = send_total;
       s.send_count = sendflag ? engine.border_select(dim, setup.slab_lo[iswap],
-                                                     setup.slab_hi[iswap], nfirst, nlast, send_list)
-                              : engine.border_select(dim, 0.0, -1.0, nfirst, nfirst, send_list);
+                                                     setup.slab_hi[iswap], nfirst, nlast)
+                              : engine.border_select(dim, 0.0, -1.0, nfirst, nfirst);
+      send_total += s.send_count;
       if (timing) timing->mark(RankTiming::REB_BORDER_SELECT);
       // AtomVec::pack_border's shift (zero without a periodic crossing)
       double shift[3];
@@ -242,7 +242,7 @@ void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
   if (iswap != nswap) error->one(FLERR, "run_style verlet/cuda: device borders: swap count");
   engine.border_finish();
   if (timing) timing->mark(RankTiming::REB_BORDER_ROWS);
-  dcomm.take_plan(engine, std::move(swaps), std::move(send_list));
+  dcomm.take_plan(engine, std::move(swaps), send_total);
 }
 
 /* ----------------------------------------------------------------------
