@@ -569,8 +569,9 @@ namespace cuda {
     }
 
     // the least fill at which the build by cell is taken: plain builds (one cutoff, no
-    // special or excluded pairs) by cell ran faster at 41 % (DPD, +26 %) and 58 % (LJ,
-    // +7 %) on an H200; the filtered path (special pairs) ran 13 % slower at 37 % (KG)
+    // special or excluded pairs) by cell ran faster at 42 % (DPD, +26 %) and 60-62 % (LJ,
+    // +5-7 %) on an H200; the filtered path (special pairs) ran 13 % slower for the KG melt,
+    // whose 3 beads per cell fill about 37 % of 8 lanes
     constexpr double MIN_FILL_PLAIN = 0.3, MIN_FILL_FILTERED = 0.5;
 
     // the rows of Impl::split_rows: owned atoms without ghosts in their lists first
