@@ -3,7 +3,7 @@
 rank), for LJ at liquid density (bench/in.lj: rho* = 0.8442, rc = 2.5, skin 0.3, a list
 build every 20 steps). Python 3 standard library only; prints markdown tables.
 
-    python3 bench/scaling_model.py [--rate-small 1.56e9] [--rate-large 1.26e9] ...
+    python3 bench/scaling_model.py [--rate-small 2.24e9] [--rate-large 2.36e9] ...
 
 Per step and rank (the slowest rank; cubic box, LAMMPS's brick decomposition chosen by
 least surface):
@@ -19,12 +19,15 @@ ghost layers of earlier dimensions). Swaps along a dimension with one rank stay 
 device (self swap) and cost ~L_self.
 
 Parameters and where they come from (bench/RESULTS.md):
-  rate    1.93e9 (<= 4M atoms per rank) and 1.75e9 atom-steps/s (more): LJ 2.048M and 16.4M
-          on one NVIDIA H200, mixed precision, list builds included (2026-11-26)
-  c_dev   2.2 ns per owned + ghost atom: the device rebuild's exchange + borders after
-          its rework, measured on 4 H200s at 16.4M atoms (10.0 ms per rebuild for 4.1M +
-          0.44M atoms; 2 ranks measured 1.2 ns: a part does not scale with atoms; before
-          the rework 4.1 and 9.5 ns)
+  rate    2.24e9 (<= 4M atoms per rank) and 2.36e9 atom-steps/s (more): LJ 2.048M and 16.4M
+          on one NVIDIA H200, mixed precision, list builds (by cell) included (2026-11-27)
+  c_dev   0.39 ns per owned + ghost atom: the device rebuild's exchange, sort and borders
+          with the borders' send lists on the device, measured on 2 H200s at 16.4M atoms
+          (3.5 ms per rebuild for 8.2M + 0.70M atoms, 2026-11-27; before: 2.2 ns on 4 H200s,
+          10.0 ms per rebuild for 4.1M + 0.44M atoms, and 4.1 and 9.5 ns before the
+          rework). The model leaves out the list build's extra work over ghosts and the
+          overlap of the forward exchange with the interior forces: it predicted 267
+          steps/s (1.86x) where two H200s ran 256.8 (1.78x)
   B_pcie  70 GB/s, B_shm 12 GB/s: the forward exchange through page-locked host buffers
           and MPI shared memory on the 4-H200 machine (pack + copy down 231 us, MPI 1,392
           us, copy up + unpack 222 us for 2 swaps of 8.4 MB each per step)
@@ -99,9 +102,9 @@ def main():
     ap.add_argument("--rc", type=float, default=2.5)
     ap.add_argument("--skin", type=float, default=0.3)
     ap.add_argument("--every", type=int, default=20)
-    ap.add_argument("--rate-small", type=float, default=1.93e9, help="atom-steps/s, <= 4M atoms")
-    ap.add_argument("--rate-large", type=float, default=1.75e9, help="atom-steps/s, > 4M atoms")
-    ap.add_argument("--c-dev", type=float, default=2.2e-9,
+    ap.add_argument("--rate-small", type=float, default=2.24e9, help="atom-steps/s, <= 4M atoms")
+    ap.add_argument("--rate-large", type=float, default=2.36e9, help="atom-steps/s, > 4M atoms")
+    ap.add_argument("--c-dev", type=float, default=0.39e-9,
                     help="device rebuild: s per owned+ghost atom (exchange + borders)")
     ap.add_argument("--t-dev-fix", type=float, default=0.0)
     ap.add_argument("--c-host", type=float, default=6.6e-9)
