@@ -428,6 +428,14 @@ void angle_melt(Lmp &l, bool dev, const std::string &angle, const std::string &d
           "run_style " + S(dev, "verlet")});
 }
 
+// angle_melt with harmonic angles and CHARMM dihedrals (special lj 0 0 0.5: 1-4 pairs
+// carry special bits in the list entries), sorted every 20 steps
+void angle_melt_sorted(Lmp &l, bool dev)
+{
+  angle_melt(l, dev, "harmonic", "charmm");
+  l.cmd("atom_modify sort 20 0.0");
+}
+
 TEST(GpuResident, ForcesAngleHarmonicDihedralCharmm)
 {
   compare_forces([](Lmp &l, bool dev) { angle_melt(l, dev, "harmonic", "charmm"); },
@@ -592,13 +600,7 @@ TEST(GpuResident, CellEntriesEqualWideEntriesLJ)
 
 TEST(GpuResident, CellEntriesEqualWideEntriesSpecial)
 {
-  // special_bonds lj 0 0 0.5: 1-4 pairs carry special bits in the entries, sorting on
-  compare_list_entries(
-      [](Lmp &l, bool dev) {
-        angle_melt(l, dev, "harmonic", "charmm");
-        l.cmd("atom_modify sort 20 0.0");
-      },
-      "special 1-4, sorted");
+  compare_list_entries(angle_melt_sorted, "special 1-4, sorted");
 }
 
 TEST(GpuResident, CellEntriesEqualWideEntriesLanes)
@@ -678,13 +680,8 @@ TEST(GpuResident, BuildByCellEqualsByAtomLJ)
 
 TEST(GpuResident, BuildByCellEqualsByAtomSpecialAndExcluded)
 {
-  // 1-4 pairs marked, 1-2 and 1-3 dropped (special lj 0 0 0.5), sorting on
-  compare_build_by_cell(
-      [](Lmp &l, bool dev) {
-        angle_melt(l, dev, "harmonic", "charmm");
-        l.cmd("atom_modify sort 20 0.0");
-      },
-      "special 1-4, sorted");
+  // 1-4 pairs marked, 1-2 and 1-3 dropped
+  compare_build_by_cell(angle_melt_sorted, "special 1-4, sorted");
   compare_build_by_cell(
       [](Lmp &l, bool dev) {
         lj_liquid(l, dev);
