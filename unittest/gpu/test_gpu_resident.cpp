@@ -292,21 +292,24 @@ TEST(GpuResident, ForcesDPDWithoutNoise)
 
 // ---- several lanes per atom ------------------------------------------------------------
 
+// a scoped environment variable (each Lmp's engine reads it when it is made)
+struct ScopedEnv {
+  std::string name;
+  ScopedEnv(const char *n, const std::string &v) : name(n) { setenv(n, v.c_str(), 1); }
+  ~ScopedEnv() { unsetenv(name.c_str()); }
+  ScopedEnv(const ScopedEnv &) = delete;
+  ScopedEnv &operator=(const ScopedEnv &) = delete;
+};
+
 // the list build and the isotropic pair kernels with `lanes` lanes per atom, fixed through
 // the environment the engine reads when it is made (each Lmp makes its own)
 struct FixedLanes {
-  explicit FixedLanes(int lanes)
+  explicit FixedLanes(int lanes) :
+      build("MESOGPU_BUILD_LANES", std::to_string(lanes)),
+      pair("MESOGPU_PAIR_LANES", std::to_string(lanes))
   {
-    setenv("MESOGPU_BUILD_LANES", std::to_string(lanes).c_str(), 1);
-    setenv("MESOGPU_PAIR_LANES", std::to_string(lanes).c_str(), 1);
   }
-  ~FixedLanes()
-  {
-    unsetenv("MESOGPU_BUILD_LANES");
-    unsetenv("MESOGPU_PAIR_LANES");
-  }
-  FixedLanes(const FixedLanes &) = delete;
-  FixedLanes &operator=(const FixedLanes &) = delete;
+  ScopedEnv build, pair;
 };
 
 // forces, energy and virial against the CPU for each width: a plain evaluator (lj/cut,
@@ -376,11 +379,10 @@ TEST(GpuResident, FewAtomsLongCutoffTakeLanes)
 // a bad width stops the run with the variable's name and the allowed values
 TEST(GpuResident, LanesPerAtomRefusesOtherWidths)
 {
-  setenv("MESOGPU_PAIR_LANES", "3", 1);
+  ScopedEnv bad("MESOGPU_PAIR_LANES", "3");
   Lmp dev;
   lj_liquid(dev, true);
   const std::string err = dev.error_of("run 1 post no");
-  unsetenv("MESOGPU_PAIR_LANES");
   EXPECT_NE(err.find("MESOGPU_PAIR_LANES='3' is not one of 1, 4, 8, 16, 32"), std::string::npos)
       << err;
 }
@@ -616,15 +618,6 @@ TEST(GpuResident, CellEntriesEqualWideEntriesLanes)
 }
 
 // ---- the list build by cell -------------------------------------------------------------
-
-// a scoped environment variable (each Lmp's engine reads it when it is made)
-struct ScopedEnv {
-  std::string name;
-  ScopedEnv(const char *n, const std::string &v) : name(n) { setenv(n, v.c_str(), 1); }
-  ~ScopedEnv() { unsetenv(name.c_str()); }
-  ScopedEnv(const ScopedEnv &) = delete;
-  ScopedEnv &operator=(const ScopedEnv &) = delete;
-};
 
 int build_cell_lanes(Lmp &l)
 {
