@@ -138,8 +138,7 @@ namespace cuda {
     // (choose_lanes, neighbor/neighbor_list.cu), or fixed by MESOGPU_BUILD_LANES /
     // MESOGPU_PAIR_LANES
     int build_group = 1, pair_group = 1;
-    // lanes per cell of the list build (build_by_cell_kernel; 0: lanes per atom) and the
-    // (cut + skin)^2 of every type pair when they are all equal (0: read per pair)
+    // lanes per cell of the list build (build_by_cell_kernel; 0: lanes per atom)
     int build_cell_lanes = 0;
     // the build by cell's fast path: one (cut + skin)^2 for every type pair, no special or
     // excluded pairs
@@ -148,6 +147,7 @@ namespace cuda {
       return uniform_cutneighsq > real(0) && maxspecial == 0 && !exclusion.active;
     }
     int fixed_cell_lanes = -1;    // MESOGPU_BUILD_CELL_LANES (-1: chosen)
+    // the (cut + skin)^2 of every type pair when they are all equal (0: read per pair)
     real uniform_cutneighsq = 0;
     int fixed_build_group = 0, fixed_pair_group = 0;    // 0: chosen
     int device_threads = 0;    // resident threads the device holds (SMs x threads per SM)

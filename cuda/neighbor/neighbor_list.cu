@@ -837,10 +837,13 @@ namespace cuda {
                                                    s.cell_cap);
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
+    // the build by cell needs the cells to give the images (no explicit images, 4 or more
+    // cells per periodic dimension)
+    const bool cells_give_images = !s.img_bits && by_cell_images(box, nc);
     // the cells' fill, read with this build's status and used by the next build's choice
     // (where the choice is not fixed and the cells give the images)
-    const bool measure_fill = s.has_pair_terms() && s.fixed_cell_lanes < 0 &&
-                              !s.fixed_build_group && !s.img_bits && by_cell_images(box, nc);
+    const bool measure_fill =
+        bin && s.fixed_cell_lanes < 0 && !s.fixed_build_group && cells_give_images;
     if (measure_fill) {
       s.cell_fill.resize(4);
       s.cell_fill.zero();
@@ -868,7 +871,7 @@ namespace cuda {
     // cells' shifts give the images; MESOGPU_BUILD_LANES keeps lanes per atom
     // (or MESOGPU_BUILD_CELL_LANES: by cell wherever the images allow, or never)
     s.build_cell_lanes = 0;
-    if (!s.img_bits && by_cell_images(box, nc)) {
+    if (cells_give_images) {
       if (s.fixed_cell_lanes >= 0)
         s.build_cell_lanes = s.fixed_cell_lanes;
       else if (!s.fixed_build_group && s.build_group == 1) {

@@ -28,11 +28,12 @@ class RankTiming : protected Pointers {
     REBUILD,               // a reneighbouring step (device or host): what the next three leave
     REB_EXCHANGE,          //   device path: wrap, exchange of leaving atoms, the lost-atom check
     REB_SORT,              //   device path: the owned rows along the space-filling curve
-    REB_BORDER_SELECT,     //   device path, borders: the rows of each swap's slab (scan, indices
-                           //   down)
+    REB_BORDER_SELECT,     //   device path, borders: the rows of each swap's slab (scan, count
+                           //   down, rows appended to the send index on the device)
     REB_BORDER_RECORDS,    //   device path, borders: records packed, sent, received, appended
     REB_BORDER_ROWS,       //   device path, borders: the ghost rows written from the records
-    REB_BORDERS,           //   device path, borders: the new forward plan (send index, IPC areas)
+    REB_BORDERS,           //   device path, borders: the new forward plan (send index taken
+                           //   over on the device, IPC areas)
     REB_TOPOLOGY,          //   device path: bonded and special lists from atom IDs
     REB_LIST,              //   the neighbour list build after either path
     REB_HOST_DOWN,         //   host path: atoms down, Domain::pbc
