@@ -537,6 +537,11 @@ namespace cuda {
     // stream order, so a page-locked buf must not change until the next pack_* or
     // synchronize(). Pageable buffers work as before (the copy reads them at the call).
     double *exchange_buffer(int which, size_t count);
+    // device memory for the swaps instead (exchange cuda-aware: a CUDA-aware MPI reads and
+    // writes it): buffer `which` (0 send, 1 receive) of at least count doubles, grown on
+    // demand as exchange_buffer. Handed to pack_* and unpack_*, the kernels write and read
+    // it directly (no host copy); pack_* still return after one stream synchronisation
+    double *exchange_device_buffer(int which, size_t count);
     // --- several MPI ranks, a reneighbouring step on the device (core/migrate.cu; the host
     // side, messages and LAMMPS's plan: src/cuda/device_rebuild.cpp) ---------------------
     // the per-atom arrays that cannot move between ranks on the device ("" when all can)

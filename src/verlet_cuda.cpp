@@ -65,14 +65,13 @@ const double *domain_small(Domain *d)
 }    // namespace
 
 /* ----------------------------------------------------------------------
-   exchange cuda-aware (or MESOGPU_EXCHANGE=cuda-aware): device buffers handed to MPI
-   between nodes. Refused with the reason: an MPI that is not CUDA-aware (asked at run
-   time through Open MPI's MPIX_Query_cuda_support) would read device pointers as host
-   memory; with one that is, that path is not built yet (no CUDA-aware MPI was at hand to
-   run it). Ranks of one node exchange device to device through CUDA IPC (exchange ipc).
+   exchange cuda-aware (or MESOGPU_EXCHANGE=cuda-aware): device buffers handed to MPI,
+   the way between nodes. Only where the MPI library says at run time (Open MPI's
+   MPIX_Query_cuda_support) that it takes device pointers: one that does not would read
+   them as host memory. "" when it does, else why not.
 ------------------------------------------------------------------------- */
 
-static std::string cuda_aware_refusal()
+static std::string cuda_aware_missing()
 {
 #if defined(MPIX_CUDA_AWARE_SUPPORT)
   const int aware = MPIX_Query_cuda_support();
@@ -86,8 +85,7 @@ static std::string cuda_aware_refusal()
   if (aware < 0)
     return "cuda-aware: this MPI library cannot say whether it is CUDA-aware (it has no "
            "MPIX_Query_cuda_support); use exchange ipc (ranks of one node) or exchange host";
-  return "cuda-aware: this MPI library is CUDA-aware, but handing it device buffers is not "
-         "implemented yet; use exchange ipc (ranks of one node) or exchange host (several nodes)";
+  return "";
 }
 
 /* ---------------------------------------------------------------------- */
@@ -102,11 +100,11 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_GPU_SHARE: {}", why);
   // the forward exchange of ghost positions: MESOGPU_EXCHANGE, then the keyword exchange
   env = std::getenv("MESOGPU_EXCHANGE");
-  if (env && strcmp(env, "cuda-aware") == 0)
-    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_EXCHANGE: {}",
-               cuda_aware_refusal());
-  if (env && !mesogpu::parse_exchange(env, exchange_ipc, why))
+  if (env && !mesogpu::parse_exchange(env, exchange, why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_EXCHANGE: {}", why);
+  if (env && exchange == mesogpu::ExchangePath::cuda_aware && !cuda_aware_missing().empty())
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_EXCHANGE: {}",
+               cuda_aware_missing());
   // the device memory report by array: MESOGPU_MEMORY_REPORT, then the keyword memory
   if (!mesogpu::memtable::parse_report_env(std::getenv("MESOGPU_MEMORY_REPORT"), memory_report,
                                            why))
@@ -137,12 +135,13 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
                    i + 1 < narg ? why : "needs a value (device or host)");
       i++;
     } else if (strcmp(arg[i], "exchange") == 0) {
-      // ghost positions between ranks of one node: through host memory or CUDA IPC
-      if (i + 1 < narg && strcmp(arg[i + 1], "cuda-aware") == 0)
-        error->all(FLERR, "run_style verlet/cuda: exchange {}", cuda_aware_refusal());
-      if (i + 1 >= narg || !mesogpu::parse_exchange(arg[i + 1], exchange_ipc, why))
+      // the ghost exchange between ranks: host memory, CUDA IPC (one node) or device
+      // buffers handed to a CUDA-aware MPI
+      if (i + 1 >= narg || !mesogpu::parse_exchange(arg[i + 1], exchange, why))
         error->all(FLERR, "run_style verlet/cuda: exchange {}",
-                   i + 1 < narg ? why : "needs a value (host or ipc)");
+                   i + 1 < narg ? why : "needs a value (host, ipc or cuda-aware)");
+      if (exchange == mesogpu::ExchangePath::cuda_aware && !cuda_aware_missing().empty())
+        error->all(FLERR, "run_style verlet/cuda: exchange {}", cuda_aware_missing());
       i++;
     } else if (strcmp(arg[i], "memory") == 0) {
       // the device memory report by array at the end of setup and of the run
@@ -165,7 +164,7 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
     } else {
       error->all(FLERR,
                  "run_style verlet/cuda: unknown keyword '{}' (allowed: share yes|no, rebuild "
-                 "device|host, memory yes|no, exchange host|ipc, list_entries auto|16|32, "
+                 "device|host, memory yes|no, exchange host|ipc|cuda-aware, list_entries auto|16|32, "
                  "overlap yes|no)",
                  arg[i]);
     }

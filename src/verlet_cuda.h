@@ -8,6 +8,7 @@
 #define MESOGPU_VERLET_CUDA_H
 
 #include "cuda/device_context.h"
+#include "cuda/gpu_choice.h"
 #include "verlet.h"
 
 #include <memory>
@@ -71,9 +72,10 @@ class VerletCuda : public Verlet, public DeviceContext {
   std::unique_ptr<class DeviceComm> device_comm;
   bool multi_rank = false, reverse_forces = false;
   bool share_gpu = false;    // several ranks of a node may share a GPU (keyword share)
-  // ghost positions forward between ranks of one node through CUDA IPC (keyword exchange
-  // ipc, MESOGPU_EXCHANGE=ipc; default host: src/cuda/device_comm.h)
-  bool exchange_ipc = true;    // exchange ipc (the default; falls back to host)
+  // the per-step ghost exchange between ranks (keyword exchange, MESOGPU_EXCHANGE;
+  // src/cuda/device_comm.h): CUDA IPC (the default; the host path where it cannot), host
+  // memory, or device buffers handed to a CUDA-aware MPI
+  mesogpu::ExchangePath exchange = mesogpu::ExchangePath::ipc;
   // the device memory report by array (keyword memory, MESOGPU_MEMORY_REPORT)
   bool memory_report = false;
   // the neighbour list's entries (keyword list_entries, MESOGPU_LIST_ENTRIES): 0 auto, 16, 32

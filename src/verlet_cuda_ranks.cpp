@@ -102,12 +102,17 @@ void VerletCuda::upload_ghost_plan()
     MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, world);
     if (any) rank_timing = std::make_unique<RankTiming>(lmp);
     device_comm->set_timing(rank_timing.get());
-    // exchange ipc (the default): every rank takes the host path when one asks for it
-    // (MESOGPU_EXCHANGE may reach only some ranks), as the handle exchange pairs every
-    // rank with its partners
-    int ipc = exchange_ipc ? 1 : 0, all_ipc = 0;
-    MPI_Allreduce(&ipc, &all_ipc, 1, MPI_INT, MPI_MIN, world);
-    device_comm->set_exchange_ipc(all_ipc != 0);
+    // every rank takes the smallest path one asks for (host < cuda-aware < ipc;
+    // MESOGPU_EXCHANGE may reach only some ranks), as each message pairs a rank with its
+    // partners and the IPC handle exchange pairs them all
+    int mine = static_cast<int>(exchange), all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, world);
+    device_comm->set_exchange(static_cast<mesogpu::ExchangePath>(all));
+    if (all == static_cast<int>(mesogpu::ExchangePath::cuda_aware) && comm->me == 0)
+      utils::logmesg(lmp,
+                     "verlet/cuda exchange cuda-aware: ghost swaps through device buffers "
+                     "handed to MPI ({} ranks)\n",
+                     comm->nprocs);
   }
   // bonded terms stored with newton_bond on leave forces on ghost rows
   reverse_forces = force->newton_bond && (force->bond || force->angle || force->dihedral);

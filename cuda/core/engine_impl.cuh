@@ -44,6 +44,9 @@ namespace cuda {
     DeviceArray<double> comm_buf;
     // page-locked host staging of the exchange: [0] send, [1] receive (exchange_buffer)
     PinnedArray<double> comm_host[2];
+    // device buffers a CUDA-aware MPI reads and writes: [0] send, [1] receive
+    // (exchange_device_buffer); the swaps pack into them and unpack from them directly
+    DeviceArray<double> comm_dev[2];
     // a reneighbouring step on the device (core/migrate.cu): the staying rows and the
     // leaving ones of an exchange, a new row list, a swap's selection, flags, CUB scratch,
     // exchange records, and the border records of the ghosts received so far

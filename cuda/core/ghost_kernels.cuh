@@ -111,6 +111,49 @@ namespace cuda {
                                " outside the plan's " + std::to_string(s.comm_send.size()));
     }
 
+    // a swap's buffer is one of the device exchange buffers (exchange_device_buffer, the
+    // CUDA-aware path): the pack kernel writes into it and the unpack kernel reads it, no
+    // copy through comm_buf and the host
+    inline bool is_device_buffer(const Engine::Impl &s, const double *buf)
+    {
+      return buf && (buf == s.comm_dev[0].get() || buf == s.comm_dev[1].get());
+    }
+
+    // where a swap's pack kernel writes `len` doubles: the device exchange buffer itself,
+    // else comm_buf (copied down into the host buffer by finish_pack)
+    inline double *pack_target(Engine::Impl &s, double *buf, size_t len)
+    {
+      if (is_device_buffer(s, buf)) return buf;
+      AllocLabel label("the ghost exchange buffer");
+      if (s.comm_buf.size() < len) s.comm_buf.resize(len);
+      return s.comm_buf.get();
+    }
+    // after the pack kernel: the packed values into the host buffer, then one
+    // synchronisation of the stream: afterwards buf holds them (MPI may read it) and every
+    // copy or unpack queued earlier on the stream from a receive buffer has finished, so
+    // the caller may reuse that buffer
+    inline void finish_pack(const Engine::Impl &s, double *buf, size_t len, cudaStream_t stream)
+    {
+      if (len > 0 && !is_device_buffer(s, buf))
+        MESOGPU_CUDA_CALL(cudaMemcpyAsync(buf, s.comm_buf.get(), len * sizeof(double),
+                                          cudaMemcpyDeviceToHost, stream));
+      MESOGPU_CUDA_CALL(cudaStreamSynchronize(stream));
+    }
+    // what a swap's unpack kernel reads: the device exchange buffer itself, else comm_buf
+    // with the received values copied up, queued in stream order before the kernel (the
+    // host does not wait; from page-locked memory the copy runs later, so buf must stay
+    // unchanged until the next finish_pack or synchronize)
+    inline const double *unpack_source(Engine::Impl &s, const double *buf, size_t len,
+                                       cudaStream_t stream)
+    {
+      if (is_device_buffer(s, buf)) return buf;
+      AllocLabel label("the ghost exchange buffer");
+      if (s.comm_buf.size() < len) s.comm_buf.resize(len);
+      MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.comm_buf.get(), buf, len * sizeof(double),
+                                        cudaMemcpyHostToDevice, stream));
+      return s.comm_buf.get();
+    }
+
   }    // namespace
 }    // namespace cuda
 }    // namespace mesogpu

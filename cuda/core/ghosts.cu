@@ -27,28 +27,6 @@ namespace cuda {
       f2[j] += f2[i];
     }
 
-    // the packed values (comm_buf) into the host buffer, then one synchronisation of the
-    // stream: afterwards buf holds them and every copy queued earlier from a host buffer
-    // (an unpack's) has finished, so the caller may reuse its receive buffer
-    void download_packed(const Engine::Impl &s, double *buf, int count, cudaStream_t stream = 0)
-    {
-      if (count > 0)
-        MESOGPU_CUDA_CALL(cudaMemcpyAsync(buf, s.comm_buf.get(),
-                                          3 * (size_t) count * sizeof(double),
-                                          cudaMemcpyDeviceToHost, stream));
-      MESOGPU_CUDA_CALL(cudaStreamSynchronize(stream));
-    }
-    // received values into comm_buf, queued in stream order before the unpack kernel (the
-    // host does not wait; from page-locked memory the copy runs later, so buf must stay
-    // unchanged until the next download_packed or synchronize)
-    void upload_received(Engine::Impl &s, const double *buf, int count, cudaStream_t stream = 0)
-    {
-      AllocLabel label("the ghost exchange buffer");
-      if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
-      MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.comm_buf.get(), buf, 3 * (size_t) count * sizeof(double),
-                                        cudaMemcpyHostToDevice, stream));
-    }
-
   }    // namespace
 
   void Engine::use_device(int dev)
@@ -84,6 +62,19 @@ namespace cuda {
     return impl->comm_host[which].reserve(count);
   }
 
+  double *Engine::exchange_device_buffer(int which, size_t count)
+  {
+    if (which != 0 && which != 1)
+      throw std::logic_error("mesogpu: exchange_device_buffer: buffer " + std::to_string(which) +
+                             " (0 send, 1 receive)");
+    DeviceArray<double> &b = impl->comm_dev[which];
+    if (b.size() < count) {
+      AllocLabel label("the device buffers of the CUDA-aware exchange");
+      b.resize(count);
+    }
+    return b.get();
+  }
+
   void Engine::set_ghost_plan(const std::vector<int> &send_index)
   {
     Impl &s = *impl;
@@ -100,17 +91,14 @@ namespace cuda {
   {
     Impl &s = *impl;
     check_send(s, offset, count, "pack_positions");
-    if (count == 0) {
-      download_packed(s, buf, 0, s.xstream);
-      return;
+    const size_t len = 3 * (size_t) count;
+    if (count > 0) {
+      pack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(
+          count, s.comm_send.get() + offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
+          make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, pack_target(s, buf, len));
+      MESOGPU_CUDA_LAUNCH_CHECK();
     }
-    AllocLabel label("the ghost exchange buffer");
-    if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
-    pack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(
-        count, s.comm_send.get() + offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
-        make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.comm_buf.get());
-    MESOGPU_CUDA_LAUNCH_CHECK();
-    download_packed(s, buf, count, s.xstream);
+    finish_pack(s, buf, len, s.xstream);
   }
 
   void Engine::unpack_positions(int first, int count, const double *buf)
@@ -118,9 +106,10 @@ namespace cuda {
     Impl &s = *impl;
     check_rows(s, first, count, "unpack_positions");
     if (count == 0) return;
-    upload_received(s, buf, count, s.xstream);
-    unpack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(
-        count, first, s.comm_buf.get(), s.x[0].get(), s.x[1].get(), s.x[2].get(), s.pos.get());
+    const double *src = unpack_source(s, buf, 3 * (size_t) count, s.xstream);
+    unpack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(count, first, src, s.x[0].get(),
+                                                              s.x[1].get(), s.x[2].get(),
+                                                              s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -140,16 +129,13 @@ namespace cuda {
   {
     Impl &s = *impl;
     check_rows(s, first, count, "pack_forces");
-    if (count == 0) {
-      download_packed(s, buf, 0);
-      return;
+    const size_t len = 3 * (size_t) count;
+    if (count > 0) {
+      pack_forces_kernel<<<blocks(count), BLOCK>>>(count, first, s.f[0].get(), s.f[1].get(),
+                                                   s.f[2].get(), pack_target(s, buf, len));
+      MESOGPU_CUDA_LAUNCH_CHECK();
     }
-    AllocLabel label("the ghost exchange buffer");
-    if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
-    pack_forces_kernel<<<blocks(count), BLOCK>>>(count, first, s.f[0].get(), s.f[1].get(),
-                                                 s.f[2].get(), s.comm_buf.get());
-    MESOGPU_CUDA_LAUNCH_CHECK();
-    download_packed(s, buf, count);
+    finish_pack(s, buf, len, 0);
   }
 
   void Engine::unpack_add_forces(int offset, int count, const double *buf)
@@ -157,10 +143,9 @@ namespace cuda {
     Impl &s = *impl;
     check_send(s, offset, count, "unpack_add_forces");
     if (count == 0) return;
-    upload_received(s, buf, count);
-    unpack_add_forces_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset,
-                                                       s.comm_buf.get(), s.f[0].get(), s.f[1].get(),
-                                                       s.f[2].get());
+    const double *src = unpack_source(s, buf, 3 * (size_t) count, 0);
+    unpack_add_forces_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, src,
+                                                       s.f[0].get(), s.f[1].get(), s.f[2].get());
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
@@ -179,18 +164,15 @@ namespace cuda {
   {
     Impl &s = *impl;
     check_send(s, offset, count, "pack_velocities");
-    if (count == 0) {
-      download_packed(s, buf, 0);
-      return;
+    const size_t len = 3 * (size_t) count;
+    if (count > 0) {
+      // the same kernels as the positions, without shift and without the packed copy
+      pack_xyz_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, s.v[0].get(),
+                                                s.v[1].get(), s.v[2].get(), make_double3(0, 0, 0),
+                                                0, pack_target(s, buf, len));
+      MESOGPU_CUDA_LAUNCH_CHECK();
     }
-    AllocLabel label("the ghost exchange buffer");
-    if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
-    // the same kernels as the positions, without shift and without the packed copy
-    pack_xyz_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, s.v[0].get(),
-                                              s.v[1].get(), s.v[2].get(), make_double3(0, 0, 0), 0,
-                                              s.comm_buf.get());
-    MESOGPU_CUDA_LAUNCH_CHECK();
-    download_packed(s, buf, count);
+    finish_pack(s, buf, len, 0);
   }
 
   void Engine::unpack_velocities(int first, int count, const double *buf)
@@ -198,9 +180,9 @@ namespace cuda {
     Impl &s = *impl;
     check_rows(s, first, count, "unpack_velocities");
     if (count == 0) return;
-    upload_received(s, buf, count);
-    unpack_xyz_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_buf.get(), s.v[0].get(),
-                                                s.v[1].get(), s.v[2].get(), nullptr);
+    const double *src = unpack_source(s, buf, 3 * (size_t) count, 0);
+    unpack_xyz_kernel<<<blocks(count), BLOCK>>>(count, first, src, s.v[0].get(), s.v[1].get(),
+                                                s.v[2].get(), nullptr);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

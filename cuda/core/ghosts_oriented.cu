@@ -128,20 +128,16 @@ namespace cuda {
     Impl &s = *impl;
     check_send(s, offset, count, "pack_orientation");
     const OrientRows r = orient_rows(s);
-    if (count == 0 || r.width == 0) {
-      // as pack_positions: return with every earlier copy from a host buffer finished (the
-      // page-locked receive buffer is written next)
-      MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
-      return;
-    }
-    check_sizes(s, "pack_orientation");
-    AllocLabel label("the ghost exchange buffer");
     const size_t len = (size_t) r.width * count;
-    if (s.comm_buf.size() < len) s.comm_buf.resize(len);
-    pack_orientation_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, r,
-                                                      s.comm_buf.get());
-    MESOGPU_CUDA_LAUNCH_CHECK();
-    s.comm_buf.download(buf, len);
+    if (len > 0) {
+      check_sizes(s, "pack_orientation");
+      pack_orientation_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, r,
+                                                        pack_target(s, buf, len));
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
+    // as pack_positions: returns with buf filled and every earlier copy from a receive
+    // buffer finished (it is written next)
+    finish_pack(s, buf, len, 0);
   }
 
   void Engine::unpack_orientation(int first, int count, const double *buf)
@@ -151,12 +147,8 @@ namespace cuda {
     const OrientRows r = orient_rows(s);
     if (count == 0 || r.width == 0) return;
     check_sizes(s, "unpack_orientation");
-    AllocLabel label("the ghost exchange buffer");
-    const size_t len = (size_t) r.width * count;
-    if (s.comm_buf.size() < len) s.comm_buf.resize(len);
-    MESOGPU_CUDA_CALL(
-        cudaMemcpy(s.comm_buf.get(), buf, len * sizeof(double), cudaMemcpyHostToDevice));
-    unpack_orientation_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_buf.get(), r);
+    const double *src = unpack_source(s, buf, (size_t) r.width * count, 0);
+    unpack_orientation_kernel<<<blocks(count), BLOCK>>>(count, first, src, r);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

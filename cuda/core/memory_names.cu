@@ -112,6 +112,8 @@ namespace cuda {
     // several ranks: ghost exchange and device rebuilds
     name(s.comm_send, "comm_send");
     name(s.comm_buf, "comm_buf");
+    name(s.comm_dev[0], "comm_dev_send");
+    name(s.comm_dev[1], "comm_dev_recv");
     name(s.ipc_recv, "ipc_recv");
     name(s.ipc_records, "ipc_records");
     name(s.ipc_reverse, "ipc_reverse");

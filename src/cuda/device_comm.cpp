@@ -50,6 +50,12 @@ void DeviceComm::take_plan(Engine &engine, std::vector<CommBrickPlan::Swap> swap
   ipc_plan(engine);
 }
 
+double *DeviceComm::swap_buffer(Engine &engine, int which, size_t count)
+{
+  return device_buffers ? engine.exchange_device_buffer(which, count)
+                        : engine.exchange_buffer(which, count);
+}
+
 // the phase of a swap's part: what 0 pack + D2H, 1 MPI, 2 H2D + unpack, 3 self swap
 void DeviceComm::lap(int dir, int what)
 {
@@ -60,9 +66,10 @@ void DeviceComm::lap(int dir, int what)
   timing->mark(phase[dir][what]);
 }
 
-// each swap: pack + copy into the page-locked send buffer and one wait (which also
-// finishes the previous swap's copy up from the receive buffer), the message, then the
-// copy up and the unpack queued in stream order without waiting
+// each swap: pack + copy into the page-locked send buffer (with exchange cuda-aware: pack
+// into the device send buffer) and one wait (which also finishes the previous swap's copy
+// up from, or unpack of, the receive buffer), the message, then the copy up and the unpack
+// queued in stream order without waiting
 template <class Copy, class Pack, class Unpack>
 void DeviceComm::forward_swaps(Engine &engine, int width, int tag, Copy copy, Pack pack,
                                Unpack unpack)
@@ -74,8 +81,8 @@ void DeviceComm::forward_swaps(Engine &engine, int width, int tag, Copy copy, Pa
       lap(0, 3);
       continue;
     }
-    double *send_buf = engine.exchange_buffer(0, (size_t) width * s.send_count);
-    double *recv_buf = engine.exchange_buffer(1, (size_t) width * s.recv_count);
+    double *send_buf = swap_buffer(engine, 0, (size_t) width * s.send_count);
+    double *recv_buf = swap_buffer(engine, 1, (size_t) width * s.recv_count);
     pack(s, send_buf);
     lap(0, 0);
     MPI_Sendrecv(send_buf, width * s.send_count, MPI_DOUBLE, s.send_proc, tag, recv_buf,
@@ -158,8 +165,8 @@ void DeviceComm::reverse(Engine &engine)
     }
     // the ghosts' forces go back to the rank they came from, the owners' come in from
     // the rank they were sent to
-    double *send_buf = engine.exchange_buffer(0, 3 * (size_t) s.recv_count);
-    double *recv_buf = engine.exchange_buffer(1, 3 * (size_t) s.send_count);
+    double *send_buf = swap_buffer(engine, 0, 3 * (size_t) s.recv_count);
+    double *recv_buf = swap_buffer(engine, 1, 3 * (size_t) s.send_count);
     engine.pack_forces(s.first_recv, s.recv_count, send_buf);
     lap(1, 0);
     MPI_Sendrecv(send_buf, 3 * s.recv_count, MPI_DOUBLE, s.recv_proc, 0, recv_buf, 3 * s.send_count,

@@ -15,12 +15,17 @@
    side core/ghosts_ipc.cu): no host copies, a one-int MPI token per swap; the
    reverse exchange of bonded forces the same way (reverse_swap_ipc, its own area); the
    host path when a partner is on another node or an IPC call fails (logged).
+   run_style verlet/cuda exchange cuda-aware: the same swaps as the host path, but the
+   pack kernels write into device buffers (Engine::exchange_device_buffer) that go to
+   MPI_Sendrecv as they are, and the unpack kernels read the received ones: no host
+   copies; for MPI libraries that take device pointers (the way between nodes).
 ------------------------------------------------------------------------- */
 
 #ifndef MESOGPU_DEVICE_COMM_H
 #define MESOGPU_DEVICE_COMM_H
 
 #include "comm_brick_plan.h"
+#include "gpu_choice.h"
 #include "ipc_peers.h"
 
 #include <array>
@@ -71,9 +76,14 @@ class DeviceComm : protected Pointers {
 
   // per-phase timing of the swaps (MESOGPU_RANK_TIMING; null: none)
   void set_timing(class RankTiming *t) { timing = t; }
-  // forward positions through CUDA IPC where every partner is on this node (run_style
-  // verlet/cuda exchange ipc); set before the first rebuild/take_plan
-  void set_exchange_ipc(bool ipc) { want_ipc = ipc; }
+  // the per-step exchange (run_style verlet/cuda exchange; the same on every rank): ipc
+  // forwards positions through CUDA IPC where every partner is on this node; cuda-aware
+  // hands device buffers to MPI; set before the first rebuild/take_plan
+  void set_exchange(mesogpu::ExchangePath path)
+  {
+    want_ipc = path == mesogpu::ExchangePath::ipc;
+    device_buffers = path == mesogpu::ExchangePath::cuda_aware;
+  }
   // the last plan's forward positions go through CUDA IPC
   bool ipc_active() const { return ipc_on; }
   // the run has a reverse exchange (bonded forces on ghost rows, newton_bond on): with
@@ -85,6 +95,11 @@ class DeviceComm : protected Pointers {
   class RankTiming *timing = nullptr;
   // the phases of forward (0) or reverse (1) swaps
   void lap(int dir, int what);
+  // exchange cuda-aware: the swaps' buffers are device memory handed to MPI
+  bool device_buffers = false;
+  // a swap's buffer `which` (0 send, 1 receive) of count doubles: page-locked host
+  // memory, or device memory with exchange cuda-aware
+  double *swap_buffer(mesogpu::cuda::Engine &engine, int which, size_t count);
   // one forward exchange over the plan's swaps, `width` doubles per atom, MPI tag `tag`:
   // copy(swap) for a swap with this rank, else pack(swap, buf), the message, unpack(swap, buf)
   template <class Copy, class Pack, class Unpack>

@@ -77,14 +77,25 @@ inline bool parse_rebuild(const char *value, bool &device, std::string &error)
   return parse_two_choices(value, "device", "host", device, error);
 }
 
-// run_style verlet/cuda exchange host|ipc (or MESOGPU_EXCHANGE): the per-step forward of
-// ghost positions on several ranks through host memory (false) or device to device
-// through CUDA IPC (true)
-inline bool parse_exchange(const char *value, bool &ipc, std::string &error)
+// run_style verlet/cuda exchange host|ipc|cuda-aware (or MESOGPU_EXCHANGE): the
+// per-step ghost exchange on several ranks through host memory, device to device through
+// CUDA IPC (ranks of one node), or device buffers handed to a CUDA-aware MPI. Ordered so
+// that the ranks agree on the smallest any of them asks for (the host path is always there).
+enum class ExchangePath { host = 0, cuda_aware = 1, ipc = 2 };
+
+inline bool parse_exchange(const char *value, ExchangePath &path, std::string &error)
 {
-  bool host = false;
-  if (!parse_two_choices(value, "host", "ipc", host, error)) return false;
-  ipc = !host;
+  const std::string v = value ? value : "";
+  if (v == "host") {
+    path = ExchangePath::host;
+  } else if (v == "ipc") {
+    path = ExchangePath::ipc;
+  } else if (v == "cuda-aware") {
+    path = ExchangePath::cuda_aware;
+  } else {
+    error = "'" + v + "' is not host, ipc or cuda-aware";
+    return false;
+  }
   return true;
 }
 

@@ -25,7 +25,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <cstring>
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>    // MPIX_Query_cuda_support (Open MPI's cuda extension)
+#endif
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -220,6 +224,24 @@ inline HotLjRun run_hot_lj(MPI_Comm comm, const char *verlet, const std::string 
 // the main of a multi-rank GPU test: 77 (ctest "skipped") without a GPU; one report, the
 // other ranks' results reaching rank 0 through the exit status; prec names the precision
 // in the banner line
+// the MPI library takes device buffers (Open MPI built with CUDA, asked at run time)
+inline bool mpi_cuda_aware()
+{
+#if defined(MPIX_CUDA_AWARE_SUPPORT)
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
+
+// MESOGPU_EXCHANGE=cuda-aware (the ctest cases gpu:<name>_cuda_aware_np<N>) on an MPI
+// library that does not take device buffers: the runs would stop at run_style; skipped
+inline bool cuda_aware_asked_but_missing()
+{
+  const char *path = std::getenv("MESOGPU_EXCHANGE");
+  return path && std::strcmp(path, "cuda-aware") == 0 && !mpi_cuda_aware();
+}
+
 inline int run_all_ranks(int argc, char **argv, const char *prec)
 {
   MPI_Init(&argc, &argv);
@@ -228,6 +250,12 @@ inline int run_all_ranks(int argc, char **argv, const char *prec)
   if (mesogpu::cuda::device_count() == 0) {
     if (me == 0)
       printf("SKIPPED: no CUDA device on this machine; gpu tests run on the GPU machine\n");
+    MPI_Finalize();
+    return 77;
+  }
+  if (cuda_aware_asked_but_missing()) {
+    if (me == 0)
+      printf("SKIPPED: MESOGPU_EXCHANGE=cuda-aware, but this MPI library is not CUDA-aware\n");
     MPI_Finalize();
     return 77;
   }

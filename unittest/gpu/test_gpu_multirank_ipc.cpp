@@ -15,7 +15,11 @@
      the log says how many atoms start early only where the overlap ran;
    - the log: on several ranks the IPC runs say "through CUDA IPC", the host runs do not
      (on one rank there is no exchange, and neither says it); with rebuild device the IPC
-     runs also send the rebuilds' border records device to device, and say so.
+     runs also send the rebuilds' border records device to device, and say so;
+   - exchange cuda-aware (device buffers handed to MPI) against exchange host, both
+     rebuilds, where the MPI library is CUDA-aware (skipped otherwise); its log says so.
+     The other multi-rank programs run whole under MESOGPU_EXCHANGE=cuda-aware as
+     gpu:<name>_cuda_aware_np<N> (velocities, orientations and reverse forces too).
    Run under mpirun -np 1, 2, 4 (ctest gpu:multirank_ipc_np*). Needs a GPU: exits 77
    otherwise. Strict tolerances need MESOGPU_PRECISION=double. Bad keyword values: the
    CPU tests lammps:verlet_cuda_keyword_*exchange*. */
@@ -114,6 +118,29 @@ void ipc_against_host(const char *rebuild)
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+void cuda_aware_against_host(const char *rebuild)
+{
+  const std::string host_kw = std::string("rebuild ") + rebuild + " exchange host";
+  const std::string aware_kw = std::string("rebuild ") + rebuild + " exchange cuda-aware";
+  const Result host = run_lj(MPI_COMM_WORLD, host_kw.c_str(), std::string("host_") + rebuild);
+  const Result aware =
+      run_lj(MPI_COMM_WORLD, aware_kw.c_str(), std::string("cuda_aware_") + rebuild);
+  expect_close((std::string("exchange cuda-aware vs host, rebuild ") + rebuild).c_str(), aware,
+               host, SAME_TOL);
+  EXPECT_EQ(aware.builds, host.builds);
+  EXPECT_GT(aware.builds, 5);
+  if (world_rank() == 0) {
+    const std::string said = "ghost swaps through device buffers handed to MPI";
+    EXPECT_EQ(aware.log.find(said) != std::string::npos, world_size() > 1) << aware.log;
+    EXPECT_EQ(host.log.find(said), std::string::npos) << host.log;
+    EXPECT_EQ(aware.log.find(IPC_LINE), std::string::npos) << aware.log;
+    const Result cpu = run_lj(MPI_COMM_SELF, nullptr, std::string("cpu_aware_") + rebuild);
+    expect_close((std::string("exchange cuda-aware vs 1-rank CPU, rebuild ") + rebuild).c_str(),
+                 aware, cpu, TRAJ_TOL);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 }    // namespace
 
 // plans made on the device (DeviceComm::take_plan)
@@ -126,6 +153,14 @@ TEST(MultiRankIpc, MatchesHostRebuildDevice)
 TEST(MultiRankIpc, MatchesHostRebuildHost)
 {
   ipc_against_host("host");
+}
+
+// device buffers handed to a CUDA-aware MPI (DeviceComm::swap_buffer), both plans
+TEST(MultiRankIpc, CudaAwareMatchesHost)
+{
+  if (!mpi_cuda_aware()) GTEST_SKIP() << "this MPI library is not CUDA-aware";
+  cuda_aware_against_host("device");
+  cuda_aware_against_host("host");
 }
 
 // the default (no keyword, no variable) is ipc; MESOGPU_EXCHANGE=host without the keyword

@@ -102,11 +102,30 @@ void expect_two_choices(bool (*parse)(const char *, bool &, std::string &), cons
   EXPECT_FALSE(parse(nullptr, flag, error));
 }
 
-// run_style verlet/cuda exchange host|ipc and MESOGPU_EXCHANGE
+// run_style verlet/cuda exchange host|ipc|cuda-aware and MESOGPU_EXCHANGE
 TEST(GpuChoice, ParseExchange)
 {
-  expect_two_choices(mesogpu::parse_exchange, "ipc", "host", {"IPC", "nvlink", "", "yes"},
-                     "host or ipc");
+  using mesogpu::ExchangePath;
+  ExchangePath path = ExchangePath::host;
+  std::string error;
+  EXPECT_TRUE(mesogpu::parse_exchange("ipc", path, error));
+  EXPECT_EQ(path, ExchangePath::ipc);
+  EXPECT_TRUE(mesogpu::parse_exchange("cuda-aware", path, error));
+  EXPECT_EQ(path, ExchangePath::cuda_aware);
+  EXPECT_TRUE(mesogpu::parse_exchange("host", path, error));
+  EXPECT_EQ(path, ExchangePath::host);
+  for (const char *bad : {"IPC", "nvlink", "", "yes", "cuda_aware", "cuda"}) {
+    path = ExchangePath::ipc;
+    EXPECT_FALSE(mesogpu::parse_exchange(bad, path, error)) << bad;
+    EXPECT_EQ(path, ExchangePath::ipc) << bad;    // unchanged on a bad value
+    EXPECT_NE(error.find(std::string("'") + bad + "' is not host, ipc or cuda-aware"),
+              std::string::npos)
+        << error;
+  }
+  EXPECT_FALSE(mesogpu::parse_exchange(nullptr, path, error));
+  // the ranks agree on the smallest path any asks for: host before cuda-aware before ipc
+  EXPECT_LT(static_cast<int>(ExchangePath::host), static_cast<int>(ExchangePath::cuda_aware));
+  EXPECT_LT(static_cast<int>(ExchangePath::cuda_aware), static_cast<int>(ExchangePath::ipc));
 }
 
 // run_style verlet/cuda overlap yes|no (MESOGPU_OVERLAP) and rebuild device|host
