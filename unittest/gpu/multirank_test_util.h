@@ -234,12 +234,19 @@ inline bool mpi_cuda_aware()
 #endif
 }
 
-// MESOGPU_EXCHANGE=cuda-aware (the ctest cases gpu:<name>_cuda_aware_np<N>) on an MPI
-// library that does not take device buffers: the runs would stop at run_style; skipped
-inline bool cuda_aware_asked_but_missing()
+// the runs without an exchange keyword take device buffers handed to MPI
+// (MESOGPU_EXCHANGE=cuda-aware: the ctest cases gpu:<name>_cuda_aware_np<N>)
+inline bool exchange_cuda_aware()
 {
   const char *path = std::getenv("MESOGPU_EXCHANGE");
-  return path && std::strcmp(path, "cuda-aware") == 0 && !mpi_cuda_aware();
+  return path && std::strcmp(path, "cuda-aware") == 0;
+}
+
+// MESOGPU_EXCHANGE=cuda-aware on an MPI library that does not take device buffers: the
+// runs would stop at run_style; skipped
+inline bool cuda_aware_asked_but_missing()
+{
+  return exchange_cuda_aware() && !mpi_cuda_aware();
 }
 
 inline int run_all_ranks(int argc, char **argv, const char *prec)
