@@ -308,6 +308,8 @@ namespace cuda {
     DeviceArray<int> order, sort_src, sort_inv, sort_tmp_int;
     DeviceArray<unsigned> sort_key, sort_key_out;
     DeviceArray<char> sort_scratch;
+    // the block every per-atom array is permuted into during a sort (Permutation::scratch)
+    DeviceArray<char> sort_permute;
     std::vector<int> order_host;
     int sort_every = 0;
     long long steps_since_sort = 0;

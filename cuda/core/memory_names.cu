@@ -109,6 +109,7 @@ namespace cuda {
     name(s.sort_key, "sort_key");
     name(s.sort_key_out, "sort_key_out");
     name(s.sort_scratch, "sort_scratch");
+    name(s.sort_permute, "sort_permute");
     // several ranks: ghost exchange and device rebuilds
     name(s.comm_send, "comm_send");
     name(s.comm_buf, "comm_buf");

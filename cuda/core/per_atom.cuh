@@ -23,9 +23,13 @@ namespace cuda {
   namespace detail {
 
     // a new atom order: new atom i is old atom src[i]; inv[old] is its new index
+    // scratch (optional): a block every array is permuted into and copied back from, so
+    // each array keeps its own block (and its capacity) and a sort allocates once instead
+    // of a new block per array (a cudaMalloc and a synchronising cudaFree each)
     struct Permutation {
       int n;
       const int *src, *inv;
+      DeviceArray<char> *scratch = nullptr;
     };
 
     // a new row list after atoms moved between ranks: new row i < nsrc is old row src[i]

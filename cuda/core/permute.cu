@@ -53,18 +53,45 @@ namespace cuda {
         }
       }
 
+      // where a permutation of `a` writes: the permutation's scratch (grown on demand),
+      // else a new block `fresh` of a's size
+      template <typename T>
+      T *permute_target(const DeviceArray<T> &a, DeviceArray<T> &fresh, const Permutation &p)
+      {
+        if (p.scratch) {
+          const size_t bytes = a.size() * sizeof(T);
+          if (p.scratch->size() < bytes) p.scratch->resize(bytes);
+          return reinterpret_cast<T *>(p.scratch->get());
+        }
+        fresh.resize(a.size());
+        return fresh.get();
+      }
+      // the permuted values into a's own block (stream order: before the next array's
+      // kernel writes the scratch), else `fresh` replaces a's block
+      template <typename T>
+      void permute_finish(DeviceArray<T> &a, DeviceArray<T> &fresh, const Permutation &p)
+      {
+        if (!p.scratch) {
+          a.swap(fresh);
+          return;
+        }
+        if (a.size() > 0)
+          MESOGPU_CUDA_CALL(cudaMemcpyAsync(a.get(), p.scratch->get(), a.size() * sizeof(T),
+                                            cudaMemcpyDeviceToDevice, 0));
+      }
+
     }    // namespace
 
     template <typename T> void permute_rows(DeviceArray<T> &a, int rows, const Permutation &p)
     {
       if (a.size() == 0) return;    // an array held only when needed (xhold) stays empty
-      DeviceArray<T> out;
-      out.resize(a.size());
+      DeviceArray<T> fresh;
+      T *out = permute_target(a, fresh, p);
       if (rows > 0 && p.n > 0) {
-        permute_kernel<T><<<blocks(p.n), BLOCK>>>(p.n, rows, p.src, a.get(), out.get());
+        permute_kernel<T><<<blocks(p.n), BLOCK>>>(p.n, rows, p.src, a.get(), out);
         MESOGPU_CUDA_LAUNCH_CHECK();
       }
-      a.swap(out);
+      permute_finish(a, fresh, p);
     }
     template void permute_rows(DeviceArray<acc> &, int, const Permutation &);
     template void permute_rows(DeviceArray<int> &, int, const Permutation &);
@@ -73,37 +100,37 @@ namespace cuda {
 
     void permute_rows_remap(DeviceArray<int> &a, int rows, const Permutation &p)
     {
-      DeviceArray<int> out;
-      out.resize(a.size());
+      DeviceArray<int> fresh;
+      int *out = permute_target(a, fresh, p);
       if (rows > 0 && p.n > 0) {
-        permute_remap_kernel<<<blocks(p.n), BLOCK>>>(p.n, rows, p.src, p.inv, a.get(), out.get());
+        permute_remap_kernel<<<blocks(p.n), BLOCK>>>(p.n, rows, p.src, p.inv, a.get(), out);
         MESOGPU_CUDA_LAUNCH_CHECK();
       }
-      a.swap(out);
+      permute_finish(a, fresh, p);
     }
 
     void permute_rowmajor(DeviceArray<int> &a, int width, bool remap, const Permutation &p)
     {
-      DeviceArray<int> out;
-      out.resize(a.size());
+      DeviceArray<int> fresh;
+      int *out = permute_target(a, fresh, p);
       if (width > 0 && p.n > 0) {
         permute_rowmajor_kernel<<<blocks(p.n), BLOCK>>>(p.n, width, p.src, remap ? p.inv : nullptr,
-                                                        a.get(), out.get());
+                                                        a.get(), out);
         MESOGPU_CUDA_LAUNCH_CHECK();
       }
-      a.swap(out);
+      permute_finish(a, fresh, p);
     }
 
     void permute_int4(DeviceArray<int4> &a, int rows, bool remap_w, const Permutation &p)
     {
-      DeviceArray<int4> out;
-      out.resize(a.size());
+      DeviceArray<int4> fresh;
+      int4 *out = permute_target(a, fresh, p);
       if (rows > 0 && p.n > 0) {
-        permute_int4_kernel<<<blocks(p.n), BLOCK>>>(p.n, rows, p.src, p.inv, a.get(), out.get(),
+        permute_int4_kernel<<<blocks(p.n), BLOCK>>>(p.n, rows, p.src, p.inv, a.get(), out,
                                                     remap_w);
         MESOGPU_CUDA_LAUNCH_CHECK();
       }
-      a.swap(out);
+      permute_finish(a, fresh, p);
     }
 
   }    // namespace detail
