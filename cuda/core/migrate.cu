@@ -366,8 +366,12 @@ namespace cuda {
     template <class T> void grow_keep(DeviceArray<T> &a, size_t n, size_t keep)
     {
       if (n <= a.size()) return;
+      if (n <= a.capacity()) {    // within the block: the contents stay, nothing allocated
+        a.resize(n);
+        return;
+      }
       DeviceArray<T> b;
-      b.resize(std::max(n, 2 * a.size()));
+      b.resize(std::max(n, 2 * a.capacity()));
       if (keep)
         MESOGPU_CUDA_CALL(cudaMemcpy(b.get(), a.get(), keep * sizeof(T), cudaMemcpyDeviceToDevice));
       a.swap(b);
@@ -561,11 +565,7 @@ namespace cuda {
     if (nsel > 0) {
       AllocLabel plan_label("the ghost exchange plan");
       const size_t at = s.border_send_count;
-      if (at + nsel > s.border_send.capacity()) {
-        grow_keep(s.border_send, at + nsel, at);
-      } else {
-        s.border_send.resize(at + nsel);    // within capacity: kept
-      }
+      grow_keep(s.border_send, at + nsel, at);
       MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.border_send.get() + at, s.mig_sel.get(),
                                         (size_t) nsel * sizeof(int), cudaMemcpyDeviceToDevice, 0));
     }

@@ -22,16 +22,23 @@ namespace cuda {
       v = (v | (v << 2)) & 0x09249249;
       return v;
     }
-    // shift: cells per dimension beyond 1024 share a code (10 bits per dimension)
+    __device__ __forceinline__ unsigned morton3(unsigned cx, unsigned cy, unsigned cz)
+    {
+      return spread_bits10(cx) | (spread_bits10(cy) << 1) | (spread_bits10(cz) << 2);
+    }
+    // the code of cell c of the ncell grid; shift: cells per dimension beyond 1024 share a
+    // code (10 bits per dimension)
+    __device__ __forceinline__ unsigned cell_morton_code(int c, int3 ncell, int shift)
+    {
+      return morton3((c % ncell.x) >> shift, ((c / ncell.x) % ncell.y) >> shift,
+                     (c / (ncell.x * ncell.y)) >> shift);
+    }
     __global__ void morton_keys_kernel(int n, const int *cell_of, int3 ncell, int shift,
                                        unsigned *key, int *value)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
-      const int c = cell_of[i];
-      const unsigned cx = (c % ncell.x) >> shift, cy = ((c / ncell.x) % ncell.y) >> shift,
-                     cz = (c / (ncell.x * ncell.y)) >> shift;
-      key[i] = spread_bits10(cx) | (spread_bits10(cy) << 1) | (spread_bits10(cz) << 2);
+      key[i] = cell_morton_code(cell_of[i], ncell, shift);
       value[i] = i;
     }
     // several ranks, owned rows only (no cell list for the rows that just arrived): each
@@ -49,7 +56,7 @@ namespace cuda {
         const int ci = static_cast<int>((xs[d] - box.lo[d]) / box.prd[d] * nc[d]);
         c[d] = static_cast<unsigned>(min(max(ci, 0), nc[d] - 1)) >> shift;
       }
-      key[i] = spread_bits10(c[0]) | (spread_bits10(c[1]) << 1) | (spread_bits10(c[2]) << 2);
+      key[i] = morton3(c[0], c[1], c[2]);
       value[i] = i;
     }
     // each cell's Morton code (as morton_keys_kernel gives its atoms) and its index
@@ -57,9 +64,7 @@ namespace cuda {
     {
       const int c = blockIdx.x * blockDim.x + threadIdx.x;
       if (c >= ncells) return;
-      const unsigned cx = (c % ncell.x) >> shift, cy = ((c / ncell.x) % ncell.y) >> shift,
-                     cz = (c / (ncell.x * ncell.y)) >> shift;
-      key[c] = spread_bits10(cx) | (spread_bits10(cy) << 1) | (spread_bits10(cz) << 2);
+      key[c] = cell_morton_code(c, ncell, shift);
       value[c] = c;
     }
     __global__ void inverse_kernel(int n, const int *src, int *inv)
