@@ -16,6 +16,8 @@ namespace LAMMPS_NS {
 // part yet, so all weights must be 0 (Xu et al.'s polyethylene uses the cos form alone)
 class DihedralCharmmCuda : public DihedralCharmm, public DeviceForce {
  public:
+  // the device term is dihedral harmonic/cuda's (the torsion alone; 1-4 weights must be 0)
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   MESOGPU_DEVICE_PER_ATOM(dihedral)
   DihedralCharmmCuda(class LAMMPS *lmp) : DihedralCharmm(lmp) {}
   void device_setup(mesogpu::cuda::Engine &engine) override;

@@ -6,7 +6,8 @@
    langevin/cuda, whose random numbers follow atom IDs, against the one-rank device run
    only). Systems: an LJ liquid and a Kremer-Grest melt (FENE + WCA, chains that cross
    rank and periodic boundaries), with newton_bond on (ghost forces sent back) and off,
-   and with angles; the melt with fix mdscf/cuda (whole field grid per rank, densities
+   and with angles; the united-atom polyethylene melt of examples/polyethylene (harmonic
+   bonds and angles, charmm torsions, real units); the melt with fix mdscf/cuda (whole field grid per rank, densities
    summed over ranks); a DPD fluid (pair dpd/cuda: ghosts' velocities forwarded, noise
    keyed by atom IDs and step, so the same on any number of ranks; against the CPU's pair
    dpd only in temperature and pressure averages; with one lane per atom, run_style
@@ -352,7 +353,8 @@ enum class System {
   triblock,
   ssd,
   gb,
-  beads
+  beads,
+  pe
 };
 
 // the input up to the fixes; dev: the /cuda styles and run_style verlet/cuda
@@ -377,6 +379,25 @@ void build(Lmp &l, System sys, bool dev)
             "comm_modify vel yes", "read_data " + write_triblock_data(),
             "pair_style " + S(dev, "soft/aniso") + " 1.0"});
     l.cmds(TRIBLOCK_COEFFS);
+  } else if (sys == System::pe) {
+    // the united-atom polyethylene of examples/polyethylene (4 chains of 300 sites, 46.4 A
+    // box; Dreiding as Xu et al. 2010 use it): harmonic bonds and angles, the charmm
+    // torsion without a 1-4 weight, full 1-4 LJ, plain truncation at 10 A; newton_bond
+    // on, so the ghosts' bonded forces go back to their owners
+    l.cmds({"units real", "atom_style molecular", "atom_modify map array",
+            "special_bonds lj 0.0 0.0 1.0",
+            "read_data " + std::string(MESOGPU_SOURCE_DIR) +
+                "/examples/polyethylene/data.pe_4x300",
+            "velocity all create 1000.0 4928459 dist gaussian mom yes rot yes",
+            "pair_style " + S(dev, "lj/cut") + " 10.0", "pair_coeff 1 1 0.1984 3.6239",
+            "pair_coeff 2 2 0.2500 3.6994", "pair_coeff 1 2 0.22271 3.6615",
+            "bond_style " + S(dev, "harmonic"), "bond_coeff 1 350.0 1.53",
+            "angle_style " + S(dev, "harmonic"), "angle_coeff 1 50.0 109.471",
+            "dihedral_style " + S(dev, "charmm"), "dihedral_coeff 1 1.0 3 0 0.0",
+            "neighbor 2.0 bin", "neigh_modify every 1 delay 0 check yes", "timestep 1.0",
+            "thermo_style custom step temp pe press ebond eangle", "thermo 50"});
+    if (dev) l.cmd("run_style verlet/cuda share yes");
+    return;
   } else if (sys == System::beads) {
     l.cmds({"units real", "atom_style hybrid ellipsoid charge", "atom_modify map array",
             "read_data " + write_beads_data()});
@@ -575,6 +596,13 @@ TEST(MultiRank, KremerGrestMDSCFAtomic)
 TEST(MultiRank, KremerGrestMDSCFGather)
 {
   compare(System::kg_mdscf_gather, "KG + mdscf (gather)", {}, {}, true);
+}
+
+// the united-atom polyethylene melt (dihedral charmm/cuda on several ranks: the same
+// device term as harmonic/cuda)
+TEST(MultiRank, PolyethyleneMelt)
+{
+  compare(System::pe, "PE melt", {}, {}, true);
 }
 
 // pair dpd/cuda: the noise of a pair follows its atom IDs and the step, the same on any
