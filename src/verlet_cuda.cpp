@@ -162,11 +162,12 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
                    i + 1 < narg ? why : "needs a value (yes or no)");
       i++;
     } else {
-      error->all(FLERR,
-                 "run_style verlet/cuda: unknown keyword '{}' (allowed: share yes|no, rebuild "
-                 "device|host, memory yes|no, exchange host|ipc|cuda-aware, list_entries auto|16|32, "
-                 "overlap yes|no)",
-                 arg[i]);
+      error->all(
+          FLERR,
+          "run_style verlet/cuda: unknown keyword '{}' (allowed: share yes|no, rebuild "
+          "device|host, memory yes|no, exchange host|ipc|cuda-aware, list_entries auto|16|32, "
+          "overlap yes|no)",
+          arg[i]);
     }
   }
 }

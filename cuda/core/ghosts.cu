@@ -107,9 +107,8 @@ namespace cuda {
     check_rows(s, first, count, "unpack_positions");
     if (count == 0) return;
     const double *src = unpack_source(s, buf, 3 * (size_t) count, s.xstream);
-    unpack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(count, first, src, s.x[0].get(),
-                                                              s.x[1].get(), s.x[2].get(),
-                                                              s.pos.get());
+    unpack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(
+        count, first, src, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

@@ -126,8 +126,7 @@ namespace cuda {
       DeviceArray<int4> fresh;
       int4 *out = permute_target(a, fresh, p);
       if (rows > 0 && p.n > 0) {
-        permute_int4_kernel<<<blocks(p.n), BLOCK>>>(p.n, rows, p.src, p.inv, a.get(), out,
-                                                    remap_w);
+        permute_int4_kernel<<<blocks(p.n), BLOCK>>>(p.n, rows, p.src, p.inv, a.get(), out, remap_w);
         MESOGPU_CUDA_LAUNCH_CHECK();
       }
       permute_finish(a, fresh, p);

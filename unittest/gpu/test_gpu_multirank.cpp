@@ -7,10 +7,10 @@
    only). Systems: an LJ liquid and a Kremer-Grest melt (FENE + WCA, chains that cross
    rank and periodic boundaries), with newton_bond on (ghost forces sent back) and off,
    and with angles; the united-atom polyethylene melt of examples/polyethylene (harmonic
-   bonds and angles, charmm torsions, real units); the melt with fix mdscf/cuda (whole field grid per rank, densities
-   summed over ranks); a DPD fluid (pair dpd/cuda: ghosts' velocities forwarded, noise
-   keyed by atom IDs and step, so the same on any number of ranks; against the CPU's pair
-   dpd only in temperature and pressure averages; with one lane per atom, run_style
+   bonds and angles, charmm torsions, real units); the melt with fix mdscf/cuda (whole
+   field grid per rank, densities summed over ranks); a DPD fluid (pair dpd/cuda: ghosts' velocities
+   forwarded, noise keyed by atom IDs and step, so the same on any number of ranks; against the
+   CPU's pair dpd only in temperature and pressure averages; with one lane per atom, run_style
    verlet/cuda overlap yes against no on the same ranks); oriented particles (triblock and Janus
    soft/aniso particles under fix leapfrog/aniso with its Berendsen thermostat:
    orientations forwarded to ghosts every step, torques at step 0, n and omega after the
@@ -384,18 +384,29 @@ void build(Lmp &l, System sys, bool dev)
     // box; Dreiding as Xu et al. 2010 use it): harmonic bonds and angles, the charmm
     // torsion without a 1-4 weight, full 1-4 LJ, plain truncation at 10 A; newton_bond
     // on, so the ghosts' bonded forces go back to their owners
-    l.cmds({"units real", "atom_style molecular", "atom_modify map array",
+    const std::string data =
+        std::string(MESOGPU_SOURCE_DIR) + "/examples/polyethylene/data.pe_4x300";
+    l.cmds({"units real",
+            "atom_style molecular",
+            "atom_modify map array",
             "special_bonds lj 0.0 0.0 1.0",
-            "read_data " + std::string(MESOGPU_SOURCE_DIR) +
-                "/examples/polyethylene/data.pe_4x300",
+            "read_data " + data,
             "velocity all create 1000.0 4928459 dist gaussian mom yes rot yes",
-            "pair_style " + S(dev, "lj/cut") + " 10.0", "pair_coeff 1 1 0.1984 3.6239",
-            "pair_coeff 2 2 0.2500 3.6994", "pair_coeff 1 2 0.22271 3.6615",
-            "bond_style " + S(dev, "harmonic"), "bond_coeff 1 350.0 1.53",
-            "angle_style " + S(dev, "harmonic"), "angle_coeff 1 50.0 109.471",
-            "dihedral_style " + S(dev, "charmm"), "dihedral_coeff 1 1.0 3 0 0.0",
-            "neighbor 2.0 bin", "neigh_modify every 1 delay 0 check yes", "timestep 1.0",
-            "thermo_style custom step temp pe press ebond eangle", "thermo 50"});
+            "pair_style " + S(dev, "lj/cut") + " 10.0",
+            "pair_coeff 1 1 0.1984 3.6239",
+            "pair_coeff 2 2 0.2500 3.6994",
+            "pair_coeff 1 2 0.22271 3.6615",
+            "bond_style " + S(dev, "harmonic"),
+            "bond_coeff 1 350.0 1.53",
+            "angle_style " + S(dev, "harmonic"),
+            "angle_coeff 1 50.0 109.471",
+            "dihedral_style " + S(dev, "charmm"),
+            "dihedral_coeff 1 1.0 3 0 0.0",
+            "neighbor 2.0 bin",
+            "neigh_modify every 1 delay 0 check yes",
+            "timestep 1.0",
+            "thermo_style custom step temp pe press ebond eangle",
+            "thermo 50"});
     if (dev) l.cmd("run_style verlet/cuda share yes");
     return;
   } else if (sys == System::beads) {
