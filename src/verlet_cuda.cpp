@@ -99,12 +99,12 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
   if (env && !mesogpu::parse_share(env, share_gpu, why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_GPU_SHARE: {}", why);
   // the forward exchange of ghost positions: MESOGPU_EXCHANGE, then the keyword exchange
+  // (where the path came from, for the refusal of cuda-aware once the keywords are read)
+  std::string exchange_from;
   env = std::getenv("MESOGPU_EXCHANGE");
   if (env && !mesogpu::parse_exchange(env, exchange, why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_EXCHANGE: {}", why);
-  if (env && exchange == mesogpu::ExchangePath::cuda_aware && !cuda_aware_missing().empty())
-    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_EXCHANGE: {}",
-               cuda_aware_missing());
+  if (env) exchange_from = "environment variable MESOGPU_EXCHANGE: ";
   // the device memory report by array: MESOGPU_MEMORY_REPORT, then the keyword memory
   if (!mesogpu::memtable::parse_report_env(std::getenv("MESOGPU_MEMORY_REPORT"), memory_report,
                                            why))
@@ -140,8 +140,7 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
       if (i + 1 >= narg || !mesogpu::parse_exchange(arg[i + 1], exchange, why))
         error->all(FLERR, "run_style verlet/cuda: exchange {}",
                    i + 1 < narg ? why : "needs a value (host, ipc or cuda-aware)");
-      if (exchange == mesogpu::ExchangePath::cuda_aware && !cuda_aware_missing().empty())
-        error->all(FLERR, "run_style verlet/cuda: exchange {}", cuda_aware_missing());
+      exchange_from = "exchange ";
       i++;
     } else if (strcmp(arg[i], "memory") == 0) {
       // the device memory report by array at the end of setup and of the run
@@ -170,6 +169,10 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
           arg[i]);
     }
   }
+  // exchange cuda-aware only with an MPI library that takes device buffers (the keyword
+  // overrides the variable, so a variable asking for it is refused only if it stays)
+  if (exchange == mesogpu::ExchangePath::cuda_aware && !cuda_aware_missing().empty())
+    error->all(FLERR, "run_style verlet/cuda: {}{}", exchange_from, cuda_aware_missing());
 }
 
 VerletCuda::~VerletCuda() = default;
