@@ -171,8 +171,10 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
   }
   // exchange cuda-aware only with an MPI library that takes device buffers (the keyword
   // overrides the variable, so a variable asking for it is refused only if it stays)
-  if (exchange == mesogpu::ExchangePath::cuda_aware && !cuda_aware_missing().empty())
-    error->all(FLERR, "run_style verlet/cuda: {}{}", exchange_from, cuda_aware_missing());
+  if (exchange == mesogpu::ExchangePath::cuda_aware) {
+    const std::string missing = cuda_aware_missing();
+    if (!missing.empty()) error->all(FLERR, "run_style verlet/cuda: {}{}", exchange_from, missing);
+  }
 }
 
 VerletCuda::~VerletCuda() = default;
