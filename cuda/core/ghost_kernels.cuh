@@ -119,14 +119,21 @@ namespace cuda {
       return buf && (buf == s.comm_dev[0].get() || buf == s.comm_dev[1].get());
     }
 
+    // comm_buf, grown to `len` doubles: the device side of a swap whose buffer is host
+    // memory
+    inline double *staging_buffer(Engine::Impl &s, size_t len)
+    {
+      AllocLabel label("the ghost exchange buffer");
+      if (s.comm_buf.size() < len) s.comm_buf.resize(len);
+      return s.comm_buf.get();
+    }
+
     // where a swap's pack kernel writes `len` doubles: the device exchange buffer itself,
     // else comm_buf (copied down into the host buffer by finish_pack)
     inline double *pack_target(Engine::Impl &s, double *buf, size_t len)
     {
       if (is_device_buffer(s, buf)) return buf;
-      AllocLabel label("the ghost exchange buffer");
-      if (s.comm_buf.size() < len) s.comm_buf.resize(len);
-      return s.comm_buf.get();
+      return staging_buffer(s, len);
     }
     // after the pack kernel: the packed values into the host buffer, then one
     // synchronisation of the stream: afterwards buf holds them (MPI may read it) and every
@@ -147,11 +154,10 @@ namespace cuda {
                                        cudaStream_t stream)
     {
       if (is_device_buffer(s, buf)) return buf;
-      AllocLabel label("the ghost exchange buffer");
-      if (s.comm_buf.size() < len) s.comm_buf.resize(len);
-      MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.comm_buf.get(), buf, len * sizeof(double),
-                                        cudaMemcpyHostToDevice, stream));
-      return s.comm_buf.get();
+      double *staged = staging_buffer(s, len);
+      MESOGPU_CUDA_CALL(
+          cudaMemcpyAsync(staged, buf, len * sizeof(double), cudaMemcpyHostToDevice, stream));
+      return staged;
     }
 
   }    // namespace
