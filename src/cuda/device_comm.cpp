@@ -52,8 +52,8 @@ void DeviceComm::take_plan(Engine &engine, std::vector<CommBrickPlan::Swap> swap
 
 double *DeviceComm::swap_buffer(Engine &engine, int which, size_t count)
 {
-  return device_buffers ? engine.exchange_device_buffer(which, count)
-                        : engine.exchange_buffer(which, count);
+  return device_buffers() ? engine.exchange_device_buffer(which, count)
+                          : engine.exchange_buffer(which, count);
 }
 
 // the phase of a swap's part: what 0 pack + D2H, 1 MPI, 2 H2D + unpack, 3 self swap

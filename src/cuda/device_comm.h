@@ -79,11 +79,7 @@ class DeviceComm : protected Pointers {
   // the per-step exchange (run_style verlet/cuda exchange; the same on every rank): ipc
   // forwards positions through CUDA IPC where every partner is on this node; cuda-aware
   // hands device buffers to MPI; set before the first rebuild/take_plan
-  void set_exchange(mesogpu::ExchangePath path)
-  {
-    want_ipc = path == mesogpu::ExchangePath::ipc;
-    device_buffers = path == mesogpu::ExchangePath::cuda_aware;
-  }
+  void set_exchange(mesogpu::ExchangePath path) { exchange = path; }
   // the last plan's forward positions go through CUDA IPC
   bool ipc_active() const { return ipc_on; }
   // the run has a reverse exchange (bonded forces on ghost rows, newton_bond on): with
@@ -95,8 +91,11 @@ class DeviceComm : protected Pointers {
   class RankTiming *timing = nullptr;
   // the phases of forward (0) or reverse (1) swaps
   void lap(int dir, int what);
+  // the per-step exchange asked for (set_exchange); the questions below read it, so they
+  // cannot disagree
+  mesogpu::ExchangePath exchange = mesogpu::ExchangePath::host;
   // exchange cuda-aware: the swaps' buffers are device memory handed to MPI
-  bool device_buffers = false;
+  bool device_buffers() const { return exchange == mesogpu::ExchangePath::cuda_aware; }
   // a swap's buffer `which` (0 send, 1 receive) of count doubles: page-locked host
   // memory, or device memory with exchange cuda-aware
   double *swap_buffer(mesogpu::cuda::Engine &engine, int which, size_t count);
@@ -107,7 +106,8 @@ class DeviceComm : protected Pointers {
                      Unpack unpack);
 
   // --- exchange ipc (device_comm.cpp, "CUDA IPC") ---
-  bool want_ipc = false;       // asked for
+  // asked for (set_exchange)
+  bool want_ipc() const { return exchange == mesogpu::ExchangePath::ipc; }
   bool ipc_on = false;         // the current plan runs through IPC
   bool ipc_failed = false;     // fell back to the host for the rest of this run style
   bool ipc_logged = false;     // rank 0 logged the path

@@ -107,7 +107,7 @@ void DeviceComm::ipc_fall_back(int code, const std::string &why)
 void DeviceComm::ipc_plan(Engine &engine)
 {
   ipc_on = false;
-  if (!want_ipc || ipc_failed || comm->nprocs < 2) return;
+  if (!want_ipc() || ipc_failed || comm->nprocs < 2) return;
   const auto &swaps = plan.swaps();
   const int nswap = static_cast<int>(swaps.size());
   const int me = comm->me;
