@@ -88,9 +88,7 @@ namespace cuda {
     double *pack_buffer(Engine::Impl &s, int count, const void *peer, const char *what)
     {
       if (!peer) throw std::logic_error(std::string("mesogpu: ") + what + ": no partner area");
-      AllocLabel label("the ghost exchange buffer");
-      if (s.comm_buf.size() < 3 * (size_t) count) s.comm_buf.resize(3 * (size_t) count);
-      return s.comm_buf.get();
+      return staging_buffer(s, 3 * (size_t) count);
     }
 
     // `count` atoms at area_offset doubles lie inside this rank's area of `cap` doubles
