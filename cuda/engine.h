@@ -559,7 +559,7 @@ namespace cuda {
     int record_width() const;
     int record_offset(const std::string &name) const;    // e.g. "xx", "xy", "xz"
     // CommBrick::borders, one swap: rows nfirst .. nlast-1 (owned, then ghosts received so
-    // far) with lo <= x[dim] <= hi, in row order; returns how many.
+    // far) with lo <= x[dim] <= hi, in row order (border_select, below).
     // border_pack: their border records (x + shift when shifted, tag, type, mask: 6
     // doubles, + molecule) into the page-locked exchange_buffer(0), returned; border_receive:
     // records that become the next ghosts (buf may be exchange_buffer(1); free again on return);
@@ -571,9 +571,14 @@ namespace cuda {
     // border_width() says which.
     static constexpr int BORDER_WIDTH = 6;
     int border_width() const;
-    // border_select appends the swap's rows to the send index of these borders on the
-    // device (take_border_plan makes it the forward plan's); the host gets the count
-    int border_select(int dim, double lo, double hi, int nfirst, int nlast);
+    // border_select: both swaps of one need of a dimension in one pass (they have the
+    // same candidates nfirst .. nlast-1; swap k's slab lo[k] <= x[dim] <= hi[k], none when
+    // lo[k] > hi[k]). The first swap's rows are appended to the send index of these borders
+    // on the device (take_border_plan makes it the forward plan's) and their count
+    // returned; border_select_second() does the same for the second swap's, held until
+    // the first swap's records have gone (was: a pass, a scan and a copy to the host each)
+    int border_select(int dim, const double lo[2], const double hi[2], int nfirst, int nlast);
+    int border_select_second();
     // the send index border_select assembled (send_total rows) becomes the forward plan's
     // (the role of set_ghost_plan after borders on the device)
     void take_border_plan(int send_total);

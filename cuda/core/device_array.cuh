@@ -160,15 +160,17 @@ namespace cuda {
       PinnedArray(const PinnedArray &) = delete;
       PinnedArray &operator=(const PinnedArray &) = delete;
       ~PinnedArray() { release(); }
+      // (half again as large when it grows: the exchange's sizes creep up over the first
+      // rebuilds, and each growth synchronises the device and allocates page-locked memory)
       T *reserve(size_t n)
       {
         if (n <= cap && ptr) return ptr;
+        const size_t want = std::max<size_t>({n, cap + cap / 2, 1});
         release();
         void *p = nullptr;
-        MESOGPU_CUDA_CALL(
-            cudaHostAlloc(&p, std::max<size_t>(n, 1) * sizeof(T), cudaHostAllocDefault));
+        MESOGPU_CUDA_CALL(cudaHostAlloc(&p, want * sizeof(T), cudaHostAllocDefault));
         ptr = static_cast<T *>(p);
-        cap = std::max<size_t>(n, 1);
+        cap = want;
         return ptr;
       }
       void release()

@@ -47,14 +47,17 @@ namespace cuda {
     // device buffers a CUDA-aware MPI reads and writes: [0] send, [1] receive
     // (exchange_device_buffer); the swaps pack into them and unpack from them directly
     DeviceArray<double> comm_dev[2];
-    // a reneighbouring step on the device (core/migrate.cu): the staying rows and the
-    // leaving ones of an exchange, a new row list, a swap's selection, flags, CUB scratch,
-    // exchange records, and the border records of the ghosts received so far
-    DeviceArray<int> mig_keep, mig_leave, mig_src, mig_sel, mig_count;
-    DeviceArray<char> mig_flag, mig_scratch;
+    // a reneighbouring step on the device (core/migrate.cu): an exchange's send order and
+    // moved rows, its leaving rows (count first), a swap's selection and the next swap's
+    // (selected with it) and both counts, CUB scratch, exchange records, and the border
+    // records of the ghosts received so far
+    DeviceArray<int> mig_keep, mig_leave, mig_sel, mig_sel_next, mig_sel_count;
+    DeviceArray<char> mig_scratch;
     DeviceArray<double> mig_rec, ghost_rec;
-    int mig_nkeep = 0, mig_nghost = 0, mig_nsel = 0;
-    int mig_nmove = 0;    // rows an exchange moves into the holes (core/migrate.cu)
+    int mig_nkeep = 0, mig_nghost = 0, mig_nsel = 0, mig_nsel_next = -1;
+    int mig_nmove = 0;            // rows an exchange moves into the holes (core/migrate.cu)
+    int mig_leave_cap = 1024;     // leaving rows copied down with their count (exchange_leaving)
+    PinnedArray<int> mig_host;    // the leaving rows down, the send order up
     // the first `count` device sums of `a` summed over ranks in place (one rank: nothing)
     void sum_over_ranks(DeviceArray<double> &a, int count)
     {
@@ -391,7 +394,7 @@ namespace cuda {
   // the rows of the memory report the member arrays are charged to (core/memory_names.cu)
   void name_device_arrays(Engine::Impl &s);
   // exclusive scan (CUB, deterministic) of n counts into out, scratch grown as CUB asks;
-  // returns their total (core/migrate.cu)
+  // returns their total (one copy to the host; core/migrate.cu)
   int exclusive_scan_total(DeviceArray<char> &scratch, const int *in, int *out, int n);
 
 }    // namespace cuda

@@ -120,10 +120,9 @@ namespace cuda {
     name(s.ipc_reverse, "ipc_reverse");
     name(s.mig_keep, "mig_keep");
     name(s.mig_leave, "mig_leave");
-    name(s.mig_src, "mig_src");
     name(s.mig_sel, "mig_sel");
-    name(s.mig_count, "mig_count");
-    name(s.mig_flag, "mig_flag");
+    name(s.mig_sel_next, "mig_sel_next");
+    name(s.mig_sel_count, "mig_sel_count");
     name(s.mig_scratch, "mig_scratch");
     name(s.mig_rec, "mig_rec");
     name(s.ghost_rec, "ghost_rec");

@@ -14,50 +14,136 @@
 #include "core/engine_impl.cuh"
 
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace mesogpu {
 namespace cuda {
   namespace detail {
     namespace {
 
-      template <typename T>
-      __global__ void pack_column_kernel(int count, const int *rows, const T *a, double *rec,
-                                         int stride, int offset)
+      // the arrays of one batched launch (kernel parameters: up to MAX_BATCH at a time)
+      struct BlockSlot {
+        void *data;
+        ValueType type;
+        int width, offset;    // values per atom, the first one's place in a record
+      };
+      constexpr int MAX_BATCH = 24;
+      struct Batch {
+        BlockSlot b[MAX_BATCH];
+        int count;
+      };
+
+      __device__ inline double get_value(const BlockSlot &b, size_t e)
       {
-        const int k = blockIdx.x * blockDim.x + threadIdx.x;
-        if (k >= count) return;
-        rec[(size_t) k * stride + offset] = static_cast<double>(a[rows[k]]);
+        switch (b.type) {
+          case ValueType::i32:
+            return static_cast<double>(static_cast<const int *>(b.data)[e]);
+          case ValueType::f32:
+            return static_cast<double>(static_cast<const float *>(b.data)[e]);
+          default:
+            return static_cast<const double *>(b.data)[e];
+        }
+      }
+      __device__ inline void put_value(const BlockSlot &b, size_t e, double v)
+      {
+        switch (b.type) {
+          case ValueType::i32:
+            static_cast<int *>(b.data)[e] = static_cast<int>(v);
+            break;
+          case ValueType::f32:
+            static_cast<float *>(b.data)[e] = static_cast<float>(v);
+            break;
+          default:
+            static_cast<double *>(b.data)[e] = v;
+        }
+      }
+      __device__ inline void copy_value(const BlockSlot &b, size_t to, size_t from)
+      {
+        if (b.type == ValueType::f64)
+          static_cast<double *>(b.data)[to] = static_cast<const double *>(b.data)[from];
+        else    // int and float: the 4 bytes as they are
+          static_cast<int *>(b.data)[to] = static_cast<const int *>(b.data)[from];
       }
 
-      template <typename T> __global__ void gather_column_kernel(RowPlan p, const T *old, T *out)
+      // blockIdx.y: the array; x: (row k, value c) of `count` rows, grid-stride
+      __global__ void pack_batch_kernel(Batch batch, int count, const int *rows, double *rec,
+                                        int stride)
       {
-        const int i = blockIdx.x * blockDim.x + threadIdx.x;
-        if (i >= p.n) return;
-        if (i >= p.nsrc) {
-          out[i] = T(0);    // a ghost row
-          return;
+        const BlockSlot b = batch.b[blockIdx.y];
+        const long long total = (long long) count * b.width;
+        for (long long e = (long long) blockIdx.x * blockDim.x + threadIdx.x; e < total;
+             e += (long long) gridDim.x * blockDim.x) {
+          const int k = (int) (e / b.width), c = (int) (e % b.width);
+          rec[(size_t) k * stride + b.offset + c] = get_value(b, (size_t) rows[k] * b.width + c);
         }
-        const int s = p.src[i];
-        out[i] = s >= 0 ? old[s] : static_cast<T>(p.rec[(size_t) (-1 - s) * p.stride + p.offset]);
       }
 
       // RowEdit: the few rows that fill the holes of the leavers (sources past every hole)
-      template <typename T>
-      __global__ void move_rows_kernel(int count, const int *dst, const int *src, T *a)
+      __global__ void move_batch_kernel(Batch batch, int count, const int *dst, const int *src)
       {
-        const int k = blockIdx.x * blockDim.x + threadIdx.x;
-        if (k < count) a[dst[k]] = a[src[k]];
+        const BlockSlot b = batch.b[blockIdx.y];
+        const long long total = (long long) count * b.width;
+        for (long long e = (long long) blockIdx.x * blockDim.x + threadIdx.x; e < total;
+             e += (long long) gridDim.x * blockDim.x) {
+          const int k = (int) (e / b.width), c = (int) (e % b.width);
+          copy_value(b, (size_t) dst[k] * b.width + c, (size_t) src[k] * b.width + c);
+        }
       }
 
-      template <typename T>
-      __global__ void arrive_rows_kernel(int count, int first, const double *rec, int stride,
-                                         int offset, T *a)
+      // rows first .. first+narrive-1 from the records, rows first+narrive .. n-1 zero
+      __global__ void arrive_batch_kernel(Batch batch, int first, int narrive, int n,
+                                          const double *rec, int stride)
       {
-        const int k = blockIdx.x * blockDim.x + threadIdx.x;
-        if (k < count) a[first + k] = static_cast<T>(rec[(size_t) k * stride + offset]);
+        const BlockSlot b = batch.b[blockIdx.y];
+        const long long total = (long long) (n - first) * b.width;
+        for (long long e = (long long) blockIdx.x * blockDim.x + threadIdx.x; e < total;
+             e += (long long) gridDim.x * blockDim.x) {
+          const int k = (int) (e / b.width), c = (int) (e % b.width);
+          const size_t at = (size_t) (first + k) * b.width + c;
+          if (k < narrive)
+            put_value(b, at, rec[(size_t) k * stride + b.offset + c]);
+          else if (b.type == ValueType::f64)
+            static_cast<double *>(b.data)[at] = 0.0;
+          else
+            static_cast<int *>(b.data)[at] = 0;    // int 0 and float 0.0f: zero bytes
+        }
+      }
+
+      // the grid of a batch: enough blocks for the widest array's values, at most what
+      // keeps the GPU busy (the loops stride over the rest)
+      dim3 batch_grid(const Batch &batch, long long rows)
+      {
+        int wmax = 1;
+        for (int k = 0; k < batch.count; ++k) wmax = std::max(wmax, batch.b[k].width);
+        const long long values = rows * wmax;
+        const long long nb = std::min<long long>((values + BLOCK - 1) / BLOCK, 65535);
+        return dim3((unsigned) std::max<long long>(nb, 1), (unsigned) batch.count);
+      }
+
+      // f(batch) for the registry's moved arrays in launches of up to MAX_BATCH (data()
+      // read now: after a growth, the new block)
+      template <class Entries, class F> void for_each_batch(const Entries &entries, F f)
+      {
+        Batch batch{};
+        int off = 0;
+        for (const auto &e : entries) {
+          const Migrate &m = e.migrate;
+          if (m.block && !m.block->unused() && m.block->width > 0) {
+            batch.b[batch.count++] = BlockSlot{m.block->data(), m.block->type, m.block->width, off};
+            if (batch.count == MAX_BATCH) {
+              f(batch);
+              batch.count = 0;
+            }
+          }
+          off += m ? m.width : 0;
+        }
+        if (batch.count) f(batch);
       }
 
       // the array sized to n rows, its first `keep` kept. A block too small is replaced by
@@ -77,145 +163,94 @@ namespace cuda {
         a.resize(n);
       }
 
+      template <typename T> constexpr ValueType value_type()
+      {
+        static_assert(sizeof(T) == 4 || sizeof(T) == 8, "4- or 8-byte values");
+        return std::is_same<T, double>::value  ? ValueType::f64
+               : std::is_same<T, float>::value ? ValueType::f32
+                                               : ValueType::i32;
+      }
+
+      template <typename T> struct ArrayBlock : MigratingBlock {
+        ArrayBlock(DeviceArray<T> *a, int w, bool opt) : array(a), optional(opt)
+        {
+          type = value_type<T>();
+          width = w;
+        }
+        void *data() const override { return array->get(); }
+        // an empty optional array is one this run does not use (rmass); an empty one that
+        // is not optional belongs to a rank that held no rows at the upload: it grows
+        bool unused() const override { return optional && array->size() == 0; }
+        void grow(size_t rows, size_t keep) override
+        {
+          grow_rows(*array, rows * width, keep * width);
+        }
+        DeviceArray<T> *array;
+        bool optional;
+      };
+
     }    // namespace
+
+    void PerAtomRegistry::pack_all(const int *rows, int count, double *rec) const
+    {
+      if (count <= 0) return;
+      const int stride = record_width();
+      for_each_batch(entries, [&](const Batch &batch) {
+        pack_batch_kernel<<<batch_grid(batch, count), BLOCK>>>(batch, count, rows, rec, stride);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+      });
+    }
+
+    void PerAtomRegistry::edit_all(RowEdit edit) const
+    {
+      edit.stride = record_width();
+      // the holes filled first: their sources lie past nkeep, which a growth does not keep
+      if (edit.nmove > 0)
+        for_each_batch(entries, [&](const Batch &batch) {
+          move_batch_kernel<<<batch_grid(batch, edit.nmove), BLOCK>>>(batch, edit.nmove, edit.dst,
+                                                                      edit.src);
+          MESOGPU_CUDA_LAUNCH_CHECK();
+        });
+      int off = 0;
+      for (const auto &e : entries) {
+        const Migrate &m = e.migrate;
+        if (m.block && !m.block->unused()) {
+          m.block->grow((size_t) edit.n, (size_t) edit.nkeep);
+        } else if (!m.block && m.edit) {
+          edit.offset = off;
+          m.edit(edit);
+        }
+        off += m ? m.width : 0;
+      }
+      // the arrivals from their records, the ghost rows zero
+      if (edit.n > edit.nkeep)
+        for_each_batch(entries, [&](const Batch &batch) {
+          arrive_batch_kernel<<<batch_grid(batch, edit.n - edit.nkeep), BLOCK>>>(
+              batch, edit.nkeep, edit.narrive, edit.n, edit.rec, edit.stride);
+          MESOGPU_CUDA_LAUNCH_CHECK();
+        });
+    }
 
     template <typename T> Migrate column_migration(DeviceArray<T> *a, bool optional)
     {
       Migrate m;
       m.width = 1;
-      // an empty optional array is one this run does not use (rmass); an empty one that is
-      // not optional belongs to a rank that held no rows at the upload: it grows
-      auto unused = [a, optional]() { return optional && a->size() == 0; };
-      m.pack = [a, unused](const int *rows, int count, double *rec, int stride, int offset) {
-        if (unused() || count == 0) return;
-        pack_column_kernel<T><<<blocks(count), BLOCK>>>(count, rows, a->get(), rec, stride, offset);
-        MESOGPU_CUDA_LAUNCH_CHECK();
-      };
-      m.rebuild = [a, unused](const RowPlan &p) {
-        if (unused()) return;
-        DeviceArray<T> out;
-        out.resize(p.n);
-        if (p.n > 0) {
-          gather_column_kernel<T><<<blocks(p.n), BLOCK>>>(p, a->get(), out.get());
-          MESOGPU_CUDA_LAUNCH_CHECK();
-        }
-        a->swap(out);
-      };
-      // in place: only the moved, arrived and ghost rows are written (the rebuild above
-      // reads and writes every row of a new block)
-      m.edit = [a, unused](const RowEdit &e) {
-        if (unused()) return;
-        if (e.nmove > 0) {    // before a growth: the sources lie past nkeep
-          move_rows_kernel<T><<<blocks(e.nmove), BLOCK>>>(e.nmove, e.dst, e.src, a->get());
-          MESOGPU_CUDA_LAUNCH_CHECK();
-        }
-        grow_rows(*a, (size_t) e.n, (size_t) e.nkeep);
-        if (e.narrive > 0) {
-          arrive_rows_kernel<T><<<blocks(e.narrive), BLOCK>>>(e.narrive, e.nkeep, e.rec, e.stride,
-                                                              e.offset, a->get());
-          MESOGPU_CUDA_LAUNCH_CHECK();
-        }
-        const int first = e.nkeep + e.narrive;
-        if (e.n > first)    // ghost rows zero
-          MESOGPU_CUDA_CALL(
-              cudaMemsetAsync(a->get() + first, 0, (size_t) (e.n - first) * sizeof(T), 0));
-      };
+      m.block = std::make_shared<ArrayBlock<T>>(a, 1, optional);
       return m;
     }
 
-    namespace {
-      // row-major arrays (atom i's `width` values at [i width ..]): the same three steps
-      template <typename T>
-      __global__ void pack_rowmajor_kernel(int count, int width, const int *rows, const T *a,
-                                           double *rec, int stride, int offset)
-      {
-        const long long e = (long long) blockIdx.x * blockDim.x + threadIdx.x;
-        if (e >= (long long) count * width) return;
-        const int k = (int) (e / width), c = (int) (e % width);
-        rec[(size_t) k * stride + offset + c] =
-            static_cast<double>(a[(size_t) rows[k] * width + c]);
-      }
-      template <typename T>
-      __global__ void move_rowmajor_kernel(int count, int width, const int *dst, const int *src,
-                                           T *a)
-      {
-        const long long e = (long long) blockIdx.x * blockDim.x + threadIdx.x;
-        if (e >= (long long) count * width) return;
-        const int k = (int) (e / width), c = (int) (e % width);
-        a[(size_t) dst[k] * width + c] = a[(size_t) src[k] * width + c];
-      }
-      template <typename T>
-      __global__ void arrive_rowmajor_kernel(int count, int width, int first, const double *rec,
-                                             int stride, int offset, T *a)
-      {
-        const long long e = (long long) blockIdx.x * blockDim.x + threadIdx.x;
-        if (e >= (long long) count * width) return;
-        const int k = (int) (e / width), c = (int) (e % width);
-        a[(size_t) (first + k) * width + c] = static_cast<T>(rec[(size_t) k * stride + offset + c]);
-      }
-      template <typename T>
-      __global__ void gather_rowmajor_kernel(RowPlan p, int width, const T *old, T *out)
-      {
-        const long long e = (long long) blockIdx.x * blockDim.x + threadIdx.x;
-        if (e >= (long long) p.n * width) return;
-        const int i = (int) (e / width), c = (int) (e % width);
-        if (i >= p.nsrc) {
-          out[e] = T(0);    // a ghost row
-          return;
-        }
-        const int s = p.src[i];
-        out[e] = s >= 0 ? old[(size_t) s * width + c]
-                        : static_cast<T>(p.rec[(size_t) (-1 - s) * p.stride + p.offset + c]);
-      }
-    }    // namespace
-
+    // (an empty array is not 'unused' here: a rank without atoms at the upload has one)
     template <typename T> Migrate rowmajor_migration(DeviceArray<T> *a, int width)
     {
       Migrate m;
       m.width = width;
-      m.pack = [a, width](const int *rows, int count, double *rec, int stride, int offset) {
-        if (count == 0 || width == 0) return;
-        pack_rowmajor_kernel<T><<<blocks64((long long) count * width), BLOCK>>>(
-            count, width, rows, a->get(), rec, stride, offset);
-        MESOGPU_CUDA_LAUNCH_CHECK();
-      };
-      // (an empty array is not 'unused' here: a rank without atoms at the upload has one)
-      m.rebuild = [a, width](const RowPlan &p) {
-        if (width == 0) return;
-        DeviceArray<T> out;
-        out.resize((size_t) p.n * width);
-        if (p.n > 0) {
-          gather_rowmajor_kernel<T>
-              <<<blocks64((long long) p.n * width), BLOCK>>>(p, width, a->get(), out.get());
-          MESOGPU_CUDA_LAUNCH_CHECK();
-        }
-        a->swap(out);
-      };
-      m.edit = [a, width](const RowEdit &e) {
-        if (width == 0) return;
-        if (e.nmove > 0) {    // before a growth: the sources lie past nkeep
-          move_rowmajor_kernel<T><<<blocks64((long long) e.nmove * width), BLOCK>>>(
-              e.nmove, width, e.dst, e.src, a->get());
-          MESOGPU_CUDA_LAUNCH_CHECK();
-        }
-        grow_rows(*a, (size_t) e.n * width, (size_t) e.nkeep * width);
-        if (e.narrive > 0) {
-          arrive_rowmajor_kernel<T><<<blocks64((long long) e.narrive * width), BLOCK>>>(
-              e.narrive, width, e.nkeep, e.rec, e.stride, e.offset, a->get());
-          MESOGPU_CUDA_LAUNCH_CHECK();
-        }
-        const size_t first = (size_t) (e.nkeep + e.narrive) * width;
-        if ((size_t) e.n * width > first)    // ghost rows zero
-          MESOGPU_CUDA_CALL(
-              cudaMemsetAsync(a->get() + first, 0, ((size_t) e.n * width - first) * sizeof(T), 0));
-      };
+      m.block = std::make_shared<ArrayBlock<T>>(a, width, false);
       return m;
     }
 
     Migrate remade_later()
     {
       Migrate m;
-      m.rebuild = [](const RowPlan &) {};
       m.edit = [](const RowEdit &) {};
       return m;
     }
@@ -223,7 +258,6 @@ namespace cuda {
     template <typename T> Migrate derived_rows(DeviceArray<T> *a)
     {
       Migrate m;
-      m.rebuild = [a](const RowPlan &p) { a->resize(p.n); };
       m.edit = [a](const RowEdit &e) { grow_rows(*a, (size_t) e.n, 0); };    // rewritten later
       return m;
     }
@@ -238,6 +272,15 @@ namespace cuda {
   }    // namespace detail
 
   namespace {
+
+    // a scratch array sized to n elements, contents not kept; a block too small is
+    // replaced by one 1/16 larger (the counts creep up over the rebuilds, and each new
+    // block costs a cudaMalloc and a synchronising cudaFree)
+    template <class T> void size_scratch(DeviceArray<T> &a, size_t n)
+    {
+      if (n > a.capacity()) a.resize(n + n / 16 + 1024);
+      a.resize(n);
+    }
 
     // Domain::pbc(), orthogonal box: one period added or removed, image count adjusted
     __global__ void wrap_kernel(int n, acc *x0, acc *x1, acc *x2, int *im0, int *im1, int *im2,
@@ -266,13 +309,16 @@ namespace cuda {
       }
     }
 
-    __global__ void leave_flag_kernel(int n, const acc *xd, double lo, double hi, int *flag)
-    {
-      const int i = blockIdx.x * blockDim.x + threadIdx.x;
-      if (i >= n) return;
-      const double v = static_cast<double>(xd[i]);
-      flag[i] = (v < lo || v >= hi) ? 1 : 0;
-    }
+    // CommBrick::exchange's test: row i leaves (x[dim] outside [lo, hi))
+    struct OutsideSlab {
+      const acc *x;
+      double lo, hi;
+      __device__ bool operator()(int i) const
+      {
+        const double v = static_cast<double>(x[i]);
+        return v < lo || v >= hi;
+      }
+    };
 
     __global__ void iota_kernel(int n, int *a)
     {
@@ -288,21 +334,32 @@ namespace cuda {
       return j < nlocal ? static_cast<double>(x[d][j]) : ghost[(size_t) (j - nlocal) * width + d];
     }
 
-    __global__ void slab_flag_kernel(int count, int nfirst, int nlocal, int dim, double lo,
-                                     double hi, const acc *x0, const acc *x1, const acc *x2,
-                                     const double *ghost, int width, int *flag)
-    {
-      const int k = blockIdx.x * blockDim.x + threadIdx.x;
-      if (k >= count) return;
-      const acc *x[3] = {x0, x1, x2};
-      const double v = row_coord(nfirst + k, dim, nlocal, x, ghost, width);
-      flag[k] = (v >= lo && v <= hi) ? 1 : 0;
-    }
+    // CommBrick::borders' test: candidate row j lies in the swap's slab (lo <= x[dim] <= hi)
+    struct InSlab {
+      int nlocal, dim, width;
+      double lo, hi;
+      const acc *x0, *x1, *x2;
+      const double *ghost;
+      __device__ bool operator()(int j) const
+      {
+        const acc *x[3] = {x0, x1, x2};
+        const double v = row_coord(j, dim, nlocal, x, ghost, width);
+        return v >= lo && v <= hi;
+      }
+    };
 
-    __global__ void select_kernel(int count, int nfirst, const int *flag, const int *pos, int *sel)
+    // the rows of [first, first + count) that pass `pred`, in order, into out; their count
+    // into *selected (device). One pass over the rows (was: flags, a scan, a scatter)
+    template <class Pred>
+    void select_rows(DeviceArray<char> &scratch, int first, int count, Pred pred, int *out,
+                     int *selected)
     {
-      const int k = blockIdx.x * blockDim.x + threadIdx.x;
-      if (k < count && flag[k]) sel[pos[k]] = nfirst + k;
+      thrust::counting_iterator<int> rows(first);
+      size_t bytes = 0;
+      MESOGPU_CUDA_CALL(cub::DeviceSelect::If(nullptr, bytes, rows, out, selected, count, pred));
+      size_scratch(scratch, bytes);
+      MESOGPU_CUDA_CALL(
+          cub::DeviceSelect::If(scratch.get(), bytes, rows, out, selected, count, pred));
     }
 
     // AtomVec::pack_border: x + dx in one addition when the swap crosses a periodic side,
@@ -379,17 +436,28 @@ namespace cuda {
 
   }    // namespace
 
+  namespace {
+    __global__ void scan_total_kernel(const int *in, const int *out, int n, int *total)
+    {
+      *total = out[n - 1] + in[n - 1];
+    }
+  }    // namespace
+
+  // the total in one copy to the host (was two, each a wait)
   int exclusive_scan_total(DeviceArray<char> &scratch, const int *in, int *out, int n)
   {
     if (n <= 0) return 0;
     size_t bytes = 0;
     MESOGPU_CUDA_CALL(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n));
-    if (scratch.size() < bytes) scratch.resize(bytes);
+    const size_t at = (bytes + 15) / 16 * 16;    // the total after CUB's temporary bytes
+    size_scratch(scratch, at + sizeof(int));
     MESOGPU_CUDA_CALL(cub::DeviceScan::ExclusiveSum(scratch.get(), bytes, in, out, n));
-    int last[2] = {0, 0};
-    MESOGPU_CUDA_CALL(cudaMemcpy(&last[0], out + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
-    MESOGPU_CUDA_CALL(cudaMemcpy(&last[1], in + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
-    return last[0] + last[1];
+    int *total = reinterpret_cast<int *>(scratch.get() + at);
+    scan_total_kernel<<<1, 1>>>(in, out, n, total);
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    int host = 0;
+    MESOGPU_CUDA_CALL(cudaMemcpy(&host, total, sizeof(int), cudaMemcpyDeviceToHost));
+    return host;
   }
 
   std::string Engine::migration_missing() const
@@ -428,6 +496,7 @@ namespace cuda {
     Impl &s = *impl;
     s.mig_nghost = 0;
     s.border_send_count = 0;
+    s.mig_nsel_next = -1;
     const int n = s.nlocal;
     if (n == 0) return;
     wrap_kernel<<<blocks(n), BLOCK>>>(
@@ -480,35 +549,49 @@ namespace cuda {
     if (dim < 0 || dim > 2) throw std::logic_error("mesogpu: exchange_leaving: dimension");
     AllocLabel label("the atom exchange of a rebuild");
     const int n = s.nlocal;
-    int nleave = 0;
+    std::vector<int> leave;
     if (n > 0) {
-      s.mig_count.resize(n);    // flags
-      s.mig_src.resize(n);      // their scan
-      leave_flag_kernel<<<blocks(n), BLOCK>>>(n, s.x[dim].get(), lo, hi, s.mig_count.get());
-      MESOGPU_CUDA_LAUNCH_CHECK();
-      nleave = exclusive_scan_total(s.mig_scratch, s.mig_count.get(), s.mig_src.get(), n);
+      // the leaving rows in order, their count first (mig_leave[0]); one copy down of the
+      // count and room for as many rows as have left lately (the rest, rarely, a second)
+      size_scratch(s.mig_leave, (size_t) n + 1);
+      select_rows(s.mig_scratch, 0, n, OutsideSlab{s.x[dim].get(), lo, hi}, s.mig_leave.get() + 1,
+                  s.mig_leave.get());
+      const int cap = std::min(s.mig_leave_cap, n);
+      int *host = s.mig_host.reserve((size_t) cap + 1);
+      MESOGPU_CUDA_CALL(cudaMemcpyAsync(host, s.mig_leave.get(), ((size_t) cap + 1) * sizeof(int),
+                                        cudaMemcpyDeviceToHost, 0));
+      MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
+      const int found = host[0];
+      leave.assign(host + 1, host + 1 + std::min(found, cap));
+      if (found > cap) {
+        leave.resize(found);
+        MESOGPU_CUDA_CALL(cudaMemcpy(leave.data() + cap, s.mig_leave.get() + 1 + cap,
+                                     (size_t) (found - cap) * sizeof(int), cudaMemcpyDeviceToHost));
+      }
+      // (never less: the dimensions take turns, and most of them see no leaver)
+      s.mig_leave_cap = std::max(s.mig_leave_cap, found + found / 2 + 1024);
     }
+    const int nleave = static_cast<int>(leave.size());
     s.mig_nkeep = n - nleave;
     s.mig_nmove = 0;
     count = nleave;
     const int w = s.per_atom.record_width();
     double *records = exchange_buffer(0, (size_t) nleave * w);
     if (nleave == 0) return records;    // most dimensions of most rebuilds: nothing else
-    // the leaving rows ascending (nleave ints down, not the flags of all rows)
-    s.mig_leave.resize(nleave);
-    select_kernel<<<blocks(n), BLOCK>>>(n, 0, s.mig_count.get(), s.mig_src.get(),
-                                        s.mig_leave.get());
-    MESOGPU_CUDA_LAUNCH_CHECK();
-    std::vector<int> leave(nleave), order, dst, src;
-    s.mig_leave.download(leave.data(), nleave);
+    std::vector<int> order, dst, src;
     replay_exchange(leave, n, order, dst, src);
-    // one upload: the send order, then the holes and the rows that fill them
+    // one upload from page-locked memory: the send order, then the holes and the rows
+    // that fill them (queued: the pack and the records' copy down follow on the stream)
     const int nmove = static_cast<int>(dst.size());
     order.insert(order.end(), dst.begin(), dst.end());
     order.insert(order.end(), src.begin(), src.end());
-    s.mig_keep.upload(order);
+    int *staged = s.mig_host.reserve(order.size());
+    std::copy(order.begin(), order.end(), staged);
+    size_scratch(s.mig_keep, order.size());
+    MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.mig_keep.get(), staged, order.size() * sizeof(int),
+                                      cudaMemcpyHostToDevice, 0));
     s.mig_nmove = nmove;
-    s.mig_rec.resize((size_t) nleave * w);
+    size_scratch(s.mig_rec, (size_t) nleave * w);
     s.per_atom.pack_all(s.mig_keep.get(), nleave, s.mig_rec.get());
     // into the page-locked send buffer: a DMA copy, no staging through pageable memory
     MESOGPU_CUDA_CALL(cudaMemcpyAsync(
@@ -526,7 +609,11 @@ namespace cuda {
     if (count < 0 || n > MAX_ATOMS)
       throw std::runtime_error("mesogpu: exchange: " + std::to_string(n) + " atoms on one rank");
     // synchronous (the caller reuses its buffer next); from page-locked memory a DMA copy
-    if (count > 0) s.mig_rec.upload(records, (size_t) count * w);
+    if (count > 0) {
+      size_scratch(s.mig_rec, (size_t) count * w);
+      MESOGPU_CUDA_CALL(cudaMemcpy(s.mig_rec.get(), records, (size_t) count * w * sizeof(double),
+                                   cudaMemcpyHostToDevice));
+    }
     const int nleave = s.nlocal - s.mig_nkeep, nmove = s.mig_nmove;
     // in place: the leavers' holes filled from the end, the arrivals appended (was: every
     // per-atom array rebuilt into a new block, three times per rebuild)
@@ -537,7 +624,25 @@ namespace cuda {
     s.n = s.nlocal = (int) n;
   }
 
-  int Engine::border_select(int dim, double lo, double hi, int nfirst, int nlast)
+  namespace {
+    // the selected rows appended to the send index on the device (was: downloaded into a
+    // host vector, which take_plan then uploaded again: 2.4 ms of selection per rebuild at
+    // 8.2 M atoms per rank on two H200s, most of it these copies through pageable memory)
+    void append_to_send_index(Engine::Impl &s, const int *sel, int nsel)
+    {
+      if (nsel > 0) {
+        AllocLabel plan_label("the ghost exchange plan");
+        const size_t at = s.border_send_count;
+        grow_keep(s.border_send, at + nsel, at);
+        MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.border_send.get() + at, sel,
+                                          (size_t) nsel * sizeof(int), cudaMemcpyDeviceToDevice,
+                                          0));
+      }
+      s.border_send_count += nsel;
+    }
+  }    // namespace
+
+  int Engine::border_select(int dim, const double lo[2], const double hi[2], int nfirst, int nlast)
   {
     Impl &s = *impl;
     const int count = nlast - nfirst;
@@ -545,33 +650,49 @@ namespace cuda {
       throw std::logic_error("mesogpu: border_select: rows " + std::to_string(nfirst) + " .. " +
                              std::to_string(nlast) + " outside the " +
                              std::to_string(s.nlocal + s.mig_nghost));
+    if (s.mig_nsel_next >= 0)
+      throw std::logic_error(
+          "mesogpu: border_select: the second swap of the last pair was not taken");
     AllocLabel label("the ghost selection of a rebuild");
     s.mig_nsel = 0;
+    s.mig_nsel_next = 0;
     if (count == 0) return 0;
-    s.mig_count.resize(count);
-    s.mig_src.resize(count);
-    s.mig_sel.resize(count);
-    slab_flag_kernel<<<blocks(count), BLOCK>>>(count, nfirst, s.nlocal, dim, lo, hi, s.x[0].get(),
-                                               s.x[1].get(), s.x[2].get(), s.ghost_rec.get(),
-                                               border_width(), s.mig_count.get());
-    MESOGPU_CUDA_LAUNCH_CHECK();
-    const int nsel = exclusive_scan_total(s.mig_scratch, s.mig_count.get(), s.mig_src.get(), count);
-    select_kernel<<<blocks(count), BLOCK>>>(count, nfirst, s.mig_count.get(), s.mig_src.get(),
-                                            s.mig_sel.get());
-    MESOGPU_CUDA_LAUNCH_CHECK();
-    // appended to the send index on the device (was: downloaded into a host vector, which
-    // take_plan then uploaded again: 2.4 ms of selection per rebuild at 8.2 M atoms per rank
-    // on two H200s, most of it these copies through pageable memory)
-    if (nsel > 0) {
-      AllocLabel plan_label("the ghost exchange plan");
-      const size_t at = s.border_send_count;
-      grow_keep(s.border_send, at + nsel, at);
-      MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.border_send.get() + at, s.mig_sel.get(),
-                                        (size_t) nsel * sizeof(int), cudaMemcpyDeviceToDevice, 0));
+    size_scratch(s.mig_sel, count);
+    size_scratch(s.mig_sel_next, count);
+    s.mig_sel_count.resize(2);
+    // a pass over the candidates per swap, both counts down in one copy (a swap with an
+    // empty slab, lo > hi, selects nothing and needs no pass)
+    int *sel[2] = {s.mig_sel.get(), s.mig_sel_next.get()};
+    for (int k = 0; k < 2; ++k) {
+      if (lo[k] > hi[k]) {
+        MESOGPU_CUDA_CALL(cudaMemsetAsync(s.mig_sel_count.get() + k, 0, sizeof(int), 0));
+        continue;
+      }
+      select_rows(s.mig_scratch, nfirst, count,
+                  InSlab{s.nlocal, dim, border_width(), lo[k], hi[k], s.x[0].get(), s.x[1].get(),
+                         s.x[2].get(), s.ghost_rec.get()},
+                  sel[k], s.mig_sel_count.get() + k);
     }
-    s.border_send_count += nsel;
+    int both[2] = {0, 0};
+    MESOGPU_CUDA_CALL(
+        cudaMemcpy(both, s.mig_sel_count.get(), 2 * sizeof(int), cudaMemcpyDeviceToHost));
+    const int nsel = both[0], nnext = both[1];
+    append_to_send_index(s, s.mig_sel.get(), nsel);
     s.mig_nsel = nsel;
+    s.mig_nsel_next = nnext;
     return nsel;
+  }
+
+  int Engine::border_select_second()
+  {
+    Impl &s = *impl;
+    if (s.mig_nsel_next < 0)
+      throw std::logic_error("mesogpu: border_select_second: no pair selected");
+    s.mig_sel.swap(s.mig_sel_next);
+    s.mig_nsel = s.mig_nsel_next;
+    s.mig_nsel_next = -1;
+    append_to_send_index(s, s.mig_sel.get(), s.mig_nsel);
+    return s.mig_nsel;
   }
 
   namespace {
@@ -589,7 +710,7 @@ namespace cuda {
       const int count = s.mig_nsel;
       if (!out) {
         AllocLabel label("the ghost records of a rebuild");
-        s.mig_rec.resize((size_t) count * w);
+        size_scratch(s.mig_rec, (size_t) count * w);
         out = s.mig_rec.get();
       }
       border_pack_kernel<<<blocks(count), BLOCK>>>(

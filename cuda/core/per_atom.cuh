@@ -14,6 +14,7 @@
 #include "core/device_array.cuh"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,23 +33,14 @@ namespace cuda {
       DeviceArray<char> *scratch = nullptr;
     };
 
-    // a new row list after atoms moved between ranks: new row i < nsrc is old row src[i]
-    // (>= 0) or exchange record -1 - src[i] (< 0; record r at rec[r stride + offset ..],
-    // offset: the entry's place in the record); rows nsrc .. n-1 (ghosts) are zero (the
-    // core writes the ghosts' positions, types, masks and tags itself). Device pointers.
-    struct RowPlan {
-      int n, nsrc;
-      const int *src;
-      const double *rec;
-      int stride, offset;
-    };
-    // a new row list made in place (a reneighbouring step where few atoms move: no new
-    // blocks, no pass over every row): rows 0 .. nkeep-1 stay, except that row dst[k] takes
-    // old row src[k] (k < nmove; every src >= nkeep > every dst, so no row is both read and
-    // written); rows nkeep .. nkeep+narrive-1 are exchange records 0 .. narrive-1 (rec,
-    // stride, offset as in RowPlan); rows nkeep+narrive .. n-1 (ghosts) are zero. The
-    // array ends with n rows (grown with some slack where its block is too small, the
-    // first nkeep rows kept). Device pointers.
+    // a new row list made in place after atoms moved between ranks (a reneighbouring step
+    // where few atoms move: no new blocks, no pass over every row): rows 0 .. nkeep-1 stay,
+    // except that row dst[k] takes old row src[k] (k < nmove; every src >= nkeep > every
+    // dst, so no row is both read and written); rows nkeep .. nkeep+narrive-1 are exchange
+    // records 0 .. narrive-1 (record r's part at rec[r stride + offset ..]); rows
+    // nkeep+narrive .. n-1 (ghosts) are zero (the core writes the ghosts' positions, types,
+    // masks and tags itself). The array ends with n rows (grown with some slack where its
+    // block is too small, the first nkeep rows kept). Device pointers.
     struct RowEdit {
       int n, nkeep, nmove;
       const int *dst, *src;
@@ -56,16 +48,31 @@ namespace cuda {
       const double *rec;
       int stride, offset;
     };
+
+    // an array that migrates value by value: `width` values per atom (row-major), each one
+    // double in the exchange record. The registry moves every such array of a step with one
+    // kernel launch per stage (move, arrive, zero the ghost rows, pack) instead of a few per
+    // array: a split dimension's exchange was ~60 launches for LJ, each a few microseconds
+    enum class ValueType { i32, f32, f64 };
+    struct MigratingBlock {
+      virtual ~MigratingBlock() = default;
+      virtual void *data() const = 0;
+      // an optional array this run does not use (rmass, xhold): left empty
+      virtual bool unused() const = 0;
+      // sized to `rows` rows (slack where the block grows), the first `keep` rows kept
+      virtual void grow(size_t rows, size_t keep) = 0;
+      ValueType type = ValueType::f64;
+      int width = 1;
+    };
+
     // how an array migrates: `width` doubles per atom in an exchange record (0: none, the
-    // array is derived or rebuilt later); pack writes them for `count` rows (device list)
-    // into rec[k stride + offset ..]; rebuild makes the array for a RowPlan, edit changes
-    // it in place for a RowEdit (derived arrays: only sized)
+    // array is derived or made again later). `block`: moved by the registry (above);
+    // else `edit` changes the array itself for a RowEdit (derived arrays: only sized)
     struct Migrate {
       int width = 0;
-      std::function<void(const int *rows, int count, double *rec, int stride, int offset)> pack;
-      std::function<void(const RowPlan &)> rebuild;
+      std::shared_ptr<MigratingBlock> block;
       std::function<void(const RowEdit &)> edit;
-      explicit operator bool() const { return static_cast<bool>(rebuild); }
+      explicit operator bool() const { return block || edit; }
     };
 
     class PerAtomRegistry {
@@ -117,41 +124,10 @@ namespace cuda {
         return -1;
       }
       // the records of `count` rows (device list) into rec (device, record_width() each)
-      void pack_all(const int *rows, int count, double *rec) const
-      {
-        const int stride = record_width();
-        int off = 0;
-        for (const auto &e : entries) {
-          if (!e.migrate || e.migrate.width == 0) continue;
-          e.migrate.pack(rows, count, rec, stride, off);
-          off += e.migrate.width;
-        }
-      }
-      // every array for a new row list (plan.stride and plan.offset are set here)
-      void rebuild_all(RowPlan plan) const
-      {
-        plan.stride = record_width();
-        int off = 0;
-        for (const auto &e : entries) {
-          if (!e.migrate) continue;
-          plan.offset = off;
-          e.migrate.rebuild(plan);
-          off += e.migrate.width;
-        }
-      }
-
+      // (core/migrate.cu)
+      void pack_all(const int *rows, int count, double *rec) const;
       // every array edited in place (edit.stride and edit.offset are set here)
-      void edit_all(RowEdit edit) const
-      {
-        edit.stride = record_width();
-        int off = 0;
-        for (const auto &e : entries) {
-          if (!e.migrate) continue;
-          edit.offset = off;
-          e.migrate.edit(edit);
-          off += e.migrate.width;
-        }
-      }
+      void edit_all(RowEdit edit) const;
 
      private:
       struct Entry {

@@ -104,6 +104,7 @@ std::string DeviceRebuild::why_host(const Engine &engine) const
 void DeviceRebuild::run(Engine &engine, DeviceComm &dcomm)
 {
   engine.wrap_owned(domain->boxlo, domain->boxhi, domain->periodicity);
+  if (timing) timing->mark(RankTiming::REB_WRAP);
   exchange(engine);
   // an atom that left through a non-periodic side is gone (thermo_modify lost error)
   bigint mine = engine.owned(), total = 0;
@@ -111,7 +112,7 @@ void DeviceRebuild::run(Engine &engine, DeviceComm &dcomm)
   if (total != atom->natoms)
     error->all(FLERR, "run_style verlet/cuda: step {}: lost atoms: {} of {} remain",
                update->ntimestep, total, atom->natoms);
-  if (timing) timing->mark(RankTiming::REB_EXCHANGE);
+  if (timing) timing->mark(RankTiming::REB_LOST);
   // atom_modify sort N (LAMMPS's rule, Verlet's atom->sort() on reneighbouring steps):
   // the owned rows along the space-filling curve at the first device rebuild, then at
   // the first one at least N steps later; before the borders, so the ghost plan and the
@@ -153,6 +154,7 @@ void DeviceRebuild::exchange(Engine &engine)
     // the end (the engine moves only those rows; the arrays are not rebuilt)
     int nsend = 0;
     const double *send = engine.exchange_leaving(dim, lo, hi, nsend);
+    if (timing) timing->mark(RankTiming::REB_LEAVE);
     int nrecv = 0;
     double *recv = nullptr;
     if (comm->procgrid[dim] > 1) {
@@ -160,6 +162,7 @@ void DeviceRebuild::exchange(Engine &engine)
       const int from[2] = {comm->procneigh[dim][1], comm->procneigh[dim][0]};
       recv = messages(engine, world, send, nsend, width, to, from, comm->procgrid[dim] > 2 ? 2 : 1,
                       nrecv);
+      if (timing) timing->mark(RankTiming::REB_EXCHANGE_MPI);
     }
     // the arrivals inside this rank's slab, in buffer order (compacted in the buffer)
     const int xoff = engine.record_offset(std::string("x") + "xyz"[dim]);
@@ -175,6 +178,7 @@ void DeviceRebuild::exchange(Engine &engine)
       }
     }
     engine.exchange_arrivals(recv, kept);
+    if (timing) timing->mark(RankTiming::REB_ARRIVE);
   }
 }
 
@@ -211,11 +215,22 @@ void DeviceRebuild::borders(Engine &engine, DeviceComm &dcomm)
         nfirst = nlast;
         nlast = nlocal + nghost;
       }
-      const bool sendflag = ineed / 2 < setup.sendneed[dim][ineed % 2];
       s.send_offset = send_total;
-      s.send_count = sendflag ? engine.border_select(dim, setup.slab_lo[iswap],
-                                                     setup.slab_hi[iswap], nfirst, nlast)
-                              : engine.border_select(dim, 0.0, -1.0, nfirst, nfirst);
+      if (ineed % 2 == 0) {
+        // both swaps of this need in one pass: they have the same candidates (a swap
+        // without sendneed selects nothing: an empty slab)
+        if (iswap + 1 >= nswap)
+          error->one(FLERR, "run_style verlet/cuda: device borders: swap count");
+        double lo[2], hi[2];
+        for (int k = 0; k < 2; k++) {
+          const bool sendflag = ineed / 2 < setup.sendneed[dim][k];
+          lo[k] = sendflag ? setup.slab_lo[iswap + k] : 0.0;
+          hi[k] = sendflag ? setup.slab_hi[iswap + k] : -1.0;
+        }
+        s.send_count = engine.border_select(dim, lo, hi, nfirst, nlast);
+      } else {
+        s.send_count = engine.border_select_second();
+      }
       send_total += s.send_count;
       if (timing) timing->mark(RankTiming::REB_BORDER_SELECT);
       // AtomVec::pack_border's shift (zero without a periodic crossing)

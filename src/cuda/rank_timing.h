@@ -26,7 +26,11 @@ class RankTiming : protected Pointers {
     FIXES,                 // integrators and fixes (initial, post-force, final, end of step)
     DECIDE,                // the rebuild decision and its MPI_Allreduce
     REBUILD,               // a reneighbouring step (device or host): what the next three leave
-    REB_EXCHANGE,          //   device path: wrap, exchange of leaving atoms, the lost-atom check
+    REB_WRAP,              //   device path: Domain::pbc of the owned rows
+    REB_LEAVE,             //   device path, exchange: the leaving rows found, packed, copied down
+    REB_EXCHANGE_MPI,      //   device path, exchange: the messages
+    REB_ARRIVE,            //   device path, exchange: arrivals kept, copied up, rows edited
+    REB_LOST,              //   device path: the lost-atom check (MPI_Allreduce)
     REB_SORT,              //   device path: the owned rows along the space-filling curve
     REB_BORDER_SELECT,     //   device path, borders: the rows of each swap's slab (scan, count
                            //   down, rows appended to the send index on the device)
