@@ -21,16 +21,15 @@ device (self swap) and cost ~L_self.
 Parameters and where they come from (bench/RESULTS.md):
   rate    2.24e9 (<= 4M atoms per rank) and 2.36e9 atom-steps/s (more): LJ 2.048M and 16.4M
           on one NVIDIA H200, mixed precision, list builds (by cell) included (2026-11-27)
-  c_dev   0.232 ns per owned + ghost atom, and t_dev_dim 1.43 ms per rebuild for each
+  c_dev   0.197 ns per owned + ghost atom, and t_dev_dim 0.70 ms per rebuild for each
           dimension split between ranks (its exchange messages and border swaps, with
           their host synchronisations): the device rebuild's exchange and borders, fitted
-          to LJ 16.4M on 2 H200s (3.5 ms per rebuild for 8.2M + 0.70M atoms, one split
-          dimension) and on 4 H200s (3.92 ms for 4.1M + 0.44M atoms, two split
-          dimensions), 2026-11-27. A cost per atom alone (0.39 ns, the fit to two GPUs)
-          predicted 3.52x on four GPUs where they ran 3.21x; with the cost per dimension
-          the model gives 1.86x and 3.34x against the measured 1.77x and 3.21x (it leaves
-          out the list build's extra work over ghosts and the overlap of the forward
-          exchange with the interior forces)
+          to LJ 16.4M on 2 H200s (2.45 ms per rebuild for 8.2M + 0.70M atoms, one split
+          dimension) and on 4 H200s (2.29 ms for 4.1M + 0.44M atoms, two split
+          dimensions), rank timing of 2026-11-27 after the selections became one pass
+          each (before: 0.232 ns and 1.43 ms, from 3.5 and 3.92 ms per rebuild). The model
+          leaves out the list build's extra work over ghosts and the overlap of the
+          forward exchange with the interior forces
   B_pcie  70 GB/s, B_shm 12 GB/s: the forward exchange through page-locked host buffers
           and MPI shared memory on the 4-H200 machine (pack + copy down 231 us, MPI 1,392
           us, copy up + unpack 222 us for 2 swaps of 8.4 MB each per step)
@@ -108,9 +107,9 @@ def main():
     ap.add_argument("--every", type=int, default=20)
     ap.add_argument("--rate-small", type=float, default=2.24e9, help="atom-steps/s, <= 4M atoms")
     ap.add_argument("--rate-large", type=float, default=2.36e9, help="atom-steps/s, > 4M atoms")
-    ap.add_argument("--c-dev", type=float, default=0.232e-9,
+    ap.add_argument("--c-dev", type=float, default=0.197e-9,
                     help="device rebuild: s per owned+ghost atom (exchange + borders)")
-    ap.add_argument("--t-dev-dim", type=float, default=1.43e-3,
+    ap.add_argument("--t-dev-dim", type=float, default=0.70e-3,
                     help="device rebuild: s per split dimension (its messages and swaps)")
     ap.add_argument("--t-dev-fix", type=float, default=0.0)
     ap.add_argument("--c-host", type=float, default=6.6e-9)
