@@ -203,6 +203,27 @@ std::string write_once(const std::string &name, const std::vector<std::string> &
   return path;
 }
 
+// DPPC/water of examples/mdscf/dppc (the MD-SCF phospholipid model as GALAMOST runs it):
+// 208 lipids of 12 beads and 1600 water beads in an 81.6 x 81.6 x 62.6 A box, a
+// pre-assembled bilayer, written by the example's make_dppc.py (python3, standard library)
+std::string write_dppc_data()
+{
+  static std::string path;
+  if (!path.empty()) return path;
+  path = shared_path("multirank_dppc", ".data");
+  int rc = 0;
+  if (world_rank() == 0) {
+    const std::string cmd = "python3 " + std::string(MESOGPU_SOURCE_DIR) +
+                            "/examples/mdscf/dppc/make_dppc.py --lipids 208 --water 1600 "
+                            "--box 81.6 81.6 62.6 --seed 20260704 -o " +
+                            path;
+    rc = std::system(cmd.c_str());
+  }
+  MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (rc != 0) ADD_FAILURE() << "make_dppc.py failed (" << rc << "): python3 is needed";
+  return path;
+}
+
 // soft anisotropic particles (pair soft/aniso, rho = 3, 648 in a 6^3 box): 432 triblock
 // (aba) and 216 Janus particles, random orientations and angular velocities, relaxed on the
 // CPU styles for 300 steps under the thermostat of fix leapfrog/aniso. nu = 1: the patch
@@ -354,7 +375,8 @@ enum class System {
   ssd,
   gb,
   beads,
-  pe
+  pe,
+  dppc
 };
 
 // the input up to the fixes; dev: the /cuda styles and run_style verlet/cuda
@@ -405,6 +427,50 @@ void build(Lmp &l, System sys, bool dev)
             "neighbor 2.0 bin",
             "neigh_modify every 1 delay 0 check yes",
             "timestep 1.0",
+            "thermo_style custom step temp pe press ebond eangle",
+            "thermo 50"});
+    if (dev) l.cmd("run_style verlet/cuda share yes");
+    return;
+  } else if (sys == System::dppc) {
+    // as examples/mdscf/dppc/in.dppc: harmonic bonds, cosine/squared angles, LJ between
+    // beads of one lipid only (exclude molecule/inter), the field of all five types
+    // (updated every 20 steps here, so the run crosses ten updates), nve and 10 fs
+    const double kT = 0.0019872067 * 325.0;
+    auto chi = [kT](int a, int b, double rt) {
+      return " chi " + std::to_string(a) + " " + std::to_string(b) + " " +
+             std::to_string(rt / 4.184 / kT);
+    };
+    const std::string Kb = std::to_string(1250.0 / 2.0 / 4.184 / 100.0),
+                      Ka = std::to_string(25.0 / 2.0 / 4.184);
+    l.cmds({"units real",
+            "atom_style molecular",
+            "atom_modify map array",
+            "read_data " + write_dppc_data(),
+            "bond_style " + S(dev, "harmonic"),
+            "bond_coeff 1 " + Kb + " 4.7",
+            "bond_coeff 2 " + Kb + " 4.7",
+            "bond_coeff 3 " + Kb + " 3.7",
+            "bond_coeff 4 " + Kb + " 4.7",
+            "bond_coeff 5 " + Kb + " 4.7",
+            "angle_style " + S(dev, "cosine/squared"),
+            "angle_coeff 1 " + Ka + " 120.0",
+            "angle_coeff 2 " + Ka + " 180.0",
+            "angle_coeff 3 " + Ka + " 180.0",
+            "angle_coeff 4 " + Ka + " 180.0",
+            "special_bonds lj 0.0 1.0 1.0",
+            "pair_style " + S(dev, "lj/cut") + " 9.0",
+            "pair_coeff * * 0.478011 4.7",
+            "neigh_modify exclude molecule/inter all",
+            "comm_modify cutoff 14.0",
+            "neighbor 4.0 bin",
+            "neigh_modify every 1 delay 0 check yes",
+            "fix field all " + S(dev, "mdscf") + " spacing 6.13 temp 325.0 kappa 0.4184 every 20" +
+                chi(1, 2, -1.50) + chi(1, 3, 6.30) + chi(1, 4, 9.00) + chi(1, 5, -8.13) +
+                chi(2, 3, 4.50) + chi(2, 4, 13.50) + chi(2, 5, -3.60) + chi(3, 4, 6.30) +
+                chi(3, 5, 4.50) + chi(4, 5, 33.75),
+            "fix_modify field energy yes",
+            "velocity all create 325.0 20260704 loop geom",
+            "timestep 10.0",
             "thermo_style custom step temp pe press ebond eangle",
             "thermo 50"});
     if (dev) l.cmd("run_style verlet/cuda share yes");
@@ -614,6 +680,13 @@ TEST(MultiRank, KremerGrestMDSCFGather)
 TEST(MultiRank, PolyethyleneMelt)
 {
   compare(System::pe, "PE melt", {}, {}, true);
+}
+
+// MD-SCF with a chemically specific model: DPPC/water (bonds, angles, intramolecular LJ
+// with molecule exclusions, the field's ghost grid between ranks)
+TEST(MultiRank, DPPCWaterMDSCF)
+{
+  compare(System::dppc, "DPPC/water + mdscf", {}, {}, true);
 }
 
 // pair dpd/cuda: the noise of a pair follows its atom IDs and the step, the same on any
