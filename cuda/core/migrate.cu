@@ -2,11 +2,12 @@
  * (see engine.h, "several MPI ranks, a reneighbouring step on the device"): Domain::pbc()
  * of the owned rows, CommBrick::exchange()'s selection of the atoms that leave, their
  * records packed from every registered per-atom array (core/per_atom.cuh: Migrate), the
- * arrays rebuilt for the staying rows (order kept) and the arrivals, and
+ * arrays edited in place for the staying rows (order kept) and the arrivals, and
  * CommBrick::borders()'s per-swap selection (rows in order, so the send lists are
  * LAMMPS's) with AtomVec::pack_border's records (x + shift, tag, type, mask; the molecule
- * ID while molecule exclusions read the ghosts'). Selections are flags, an exclusive scan
- * (CUB, deterministic) and a scatter. Molecular atoms carry LAMMPS's topology rows (atom
+ * ID while molecule exclusions read the ghosts'). Selections are one ordered
+ * cub::DeviceSelect pass over the rows (deterministic), the count copied down with the
+ * rows or the other swap's count. Molecular atoms carry LAMMPS's topology rows (atom
  * IDs), from which border_finish makes the bonded lists again
  * (topology/topology_migrate.cu). The messages, the
  * swap table and the order of the swaps are the host's (src/cuda/device_rebuild.cpp). */
