@@ -27,14 +27,23 @@ namespace cuda {
       return real(0);
     }
 
+    // a cell of the stencil as both builds read it: its atoms (m of them, their rows and
+    // positions) and atom i's position less the cell's image shift (ByCell), once per cell
+    struct StencilCell {
+      int m;
+      const int *atoms;
+      const PosType<real> *pos;
+      real qx, qy, qz;
+    };
+
     // the stencil of both builds: the cells at offsets lo..hi (each -1, 0 or +1) around
     // cell (cx, cy, cz), dz slowest and dx fastest (the order of a row's entries);
-    // visit(oc, dx, dy, dz, sx, sy, sz) with oc the wrapped cell and (sx, sy, sz) the
-    // image shift of its atoms
+    // visit(cell, dx, dy, dz) with the wrapped cell's atoms and pi less its image shift
     template <class Visit>
-    __device__ __forceinline__ void for_each_stencil_cell(const BoxD &box, int3 ncell, int cx,
-                                                          int cy, int cz, int3 lo, int3 hi,
-                                                          Visit &&visit)
+    __device__ __forceinline__ void
+    for_each_stencil_cell(const BoxD &box, int3 ncell, int cx, int cy, int cz, int3 lo, int3 hi,
+                          const PosType<real> &pi, const int *cell_count, const int *cell_atoms,
+                          const PosType<real> *cell_pos, int cell_cap, Visit &&visit)
     {
       for (int dz = lo.z; dz <= hi.z; ++dz) {
         int oz = cz + dz;
@@ -45,7 +54,14 @@ namespace cuda {
           for (int dx = lo.x; dx <= hi.x; ++dx) {
             int ox = cx + dx;
             const real sx = wrap_cell_shift(ox, ncell.x, box.prd_r[0]);
-            visit((oz * ncell.y + oy) * ncell.x + ox, dx, dy, dz, sx, sy, sz);
+            const int oc = (oz * ncell.y + oy) * ncell.x + ox;
+            const StencilCell cell{min(cell_count[oc], cell_cap),
+                                   cell_atoms + (size_t) oc * cell_cap,
+                                   cell_pos + (size_t) oc * cell_cap,
+                                   pi.x - sx,
+                                   pi.y - sy,
+                                   pi.z - sz};
+            visit(cell, dx, dy, dz);
           }
         }
       }
@@ -108,26 +124,21 @@ namespace cuda {
                 hz = box.periodic[2] ? (ncell.z > 2 ? 1 : 0) : (cz < ncell.z - 1 ? 1 : 0);
       const real *cut_row = cutneighsq + pi.type * ntp1;
       for_each_stencil_cell(
-          box, ncell, cx, cy, cz, make_int3(lx, ly, lz), make_int3(hx, hy, hz),
-          [&](int oc, int dx, int dy, int dz, real sx, real sy, real sz) {
-            const int m = min(cell_count[oc], cell_cap);
-            const int *atoms = cell_atoms + (size_t) oc * cell_cap;
-            const PosType<real> *cpos = cell_pos + (size_t) oc * cell_cap;
-            // the atom's position less the cell's image shift (ByCell), once per cell
-            const real qx = pi.x - sx, qy = pi.y - sy, qz = pi.z - sz;
+          box, ncell, cx, cy, cz, make_int3(lx, ly, lz), make_int3(hx, hy, hz), pi, cell_count,
+          cell_atoms, cell_pos, cell_cap, [&](const StencilCell &cell, int dx, int dy, int dz) {
             // every lane of a group runs the same trips (m is the group's), so the ballots
             // meet
-            for (int base = 0; base < m; base += Group) {
+            for (int base = 0; base < cell.m; base += Group) {
               const int k = base + lane;
               bool hit = false;
               int entry = 0;
-              if (k < m) {
-                const PosType<real> pj = cpos[k];
+              if (k < cell.m) {
+                const PosType<real> pj = cell.pos[k];
                 real ddx, ddy, ddz;
                 if constexpr (ByCell) {
-                  ddx = qx - pj.x;
-                  ddy = qy - pj.y;
-                  ddz = qz - pj.z;
+                  ddx = cell.qx - pj.x;
+                  ddy = cell.qy - pj.y;
+                  ddz = cell.qz - pj.z;
                 } else {
                   ddx = min_image(pi.x - pj.x, box.prd_r[0], box.inv_prd_r[0]);
                   ddy = min_image(pi.y - pj.y, box.prd_r[1], box.inv_prd_r[1]);
@@ -135,7 +146,7 @@ namespace cuda {
                 }
                 const real rsq = ddx * ddx + ddy * ddy + ddz * ddz;
                 if (rsq <= cut_row[pj.type]) {
-                  const int j = atoms[k];
+                  const int j = cell.atoms[k];
                   entry = j;
                   hit = j != i && !(ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) &&
                         !(spec.any() && !spec.mark(spec.level(j), entry));
@@ -230,23 +241,19 @@ namespace cuda {
         // to 84 registers)
         const bool read_row = !Cell || filtered || interior;
         for_each_stencil_cell(
-            box, ncell, cx, cy, cz, make_int3(lx, ly, lz), make_int3(hx, hy, hz),
-            [&](int oc, int dx, int dy, int dz, real sx, real sy, real sz) {
-              const int m = min(cell_count[oc], cell_cap);
-              const int *atoms = cell_atoms + (size_t) oc * cell_cap;
-              const PosType<real> *cpos = cell_pos + (size_t) oc * cell_cap;
-              // build_neighbors_kernel's arithmetic, so the same pairs pass
-              const real qx = pi.x - sx, qy = pi.y - sy, qz = pi.z - sz;
+            box, ncell, cx, cy, cz, make_int3(lx, ly, lz), make_int3(hx, hy, hz), pi, cell_count,
+            cell_atoms, cell_pos, cell_cap, [&](const StencilCell &cell, int dx, int dy, int dz) {
+              // build_neighbors_kernel's arithmetic (the helper's), so the same pairs pass
               const int self = dx == 0 && dy == 0 && dz == 0 ? slot : -1;    // atom i's slot
               if constexpr (Plain) {
                 // one cutoff, no special or excluded pairs: no branch per candidate, the
                 // store predicated (a branch here ran for nearly every candidate, since
                 // some lane of the group had a hit)
                 const unsigned short cell_code = make_cell_entry(0, dx, dy, dz, 0);
-                for (int k = 0; k < m; ++k) {
-                  const PosType<real> pj = cpos[k];    // the same slot for the whole group
-                  const int j = atoms[k];
-                  const real ddx = qx - pj.x, ddy = qy - pj.y, ddz = qz - pj.z;
+                for (int k = 0; k < cell.m; ++k) {
+                  const PosType<real> pj = cell.pos[k];    // the same slot for the whole group
+                  const int j = cell.atoms[k];
+                  const real ddx = cell.qx - pj.x, ddy = cell.qy - pj.y, ddz = cell.qz - pj.z;
                   const real rsq = ddx * ddx + ddy * ddy + ddz * ddz;
                   const bool hit = rsq <= lane_uniform_cutsq && k != self;
                   if (hit && count < nbr_cap) {
@@ -260,9 +267,9 @@ namespace cuda {
                   ghost_neighbour |= hit && j >= nlocal;
                 }
               } else {
-                for (int k = 0; k < m; ++k) {
-                  const PosType<real> pj = cpos[k];    // the same slot for the whole group
-                  const real ddx = qx - pj.x, ddy = qy - pj.y, ddz = qz - pj.z;
+                for (int k = 0; k < cell.m; ++k) {
+                  const PosType<real> pj = cell.pos[k];    // the same slot for the whole group
+                  const real ddx = cell.qx - pj.x, ddy = cell.qy - pj.y, ddz = cell.qz - pj.z;
                   const real rsq = ddx * ddx + ddy * ddy + ddz * ddz;
                   const real cutsq = uniform_cutsq > real(0) ? lane_uniform_cutsq
                                      : owned                 ? cut_row[pj.type]
@@ -270,7 +277,7 @@ namespace cuda {
                   if (rsq > cutsq || k == self) continue;
                   int entry = 0;    // the row, with special bits where marked
                   if (read_row) {
-                    const int j = atoms[k];
+                    const int j = cell.atoms[k];
                     entry = j;
                     if (filtered && ((ex.active && excluded(ex, i, j, pi.type, pj.type, ntp1)) ||
                                      (spec.any() && !spec.mark(spec.level(j), entry))))
