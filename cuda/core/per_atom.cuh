@@ -124,7 +124,7 @@ namespace cuda {
         return -1;
       }
       // the records of `count` rows (device list) into rec (device, record_width() each)
-      // (core/migrate.cu)
+      // (core/per_atom_migrate.cu)
       void pack_all(const int *rows, int count, double *rec) const;
       // every array edited in place (edit.stride and edit.offset are set here)
       void edit_all(RowEdit edit) const;
@@ -147,7 +147,7 @@ namespace cuda {
     void permute_rowmajor(DeviceArray<int> &a, int width, bool remap, const Permutation &p);
     void permute_int4(DeviceArray<int4> &a, int rows, bool remap_w, const Permutation &p);
 
-    // the migration of a one-value-per-atom array (core/migrate.cu): one double per atom
+    // the migration of a one-value-per-atom array (core/per_atom_migrate.cu): one double per atom
     // in the record. optional: an empty array is one this run does not use and stays empty
     // (rmass, xhold); else the array always has the engine's rows (a rank that held no
     // atom and no ghost at the upload has empty arrays, and atoms may arrive later);

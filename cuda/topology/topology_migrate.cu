@@ -2,7 +2,7 @@
  * (engine.h, OwnedTopologyLayout). The engine's bond, angle, dihedral and special lists
  * hold device rows, which mean nothing once atoms moved between ranks; what moves with an
  * atom is LAMMPS's own topology of it (partners as atom IDs, one row of ints per atom,
- * core/migrate.cu: rowmajor_migration). Once the ghosts are known (border_finish) the
+ * core/per_atom_migrate.cu: rowmajor_migration). Once the ghosts are known (border_finish) the
  * lists of every device row are made again from those rows, as the host path builds them
  * from LAMMPS's arrays (src/cuda/device_topology.cpp):
  *   - every partner's ID found among the rows (the (tag, row) pairs sorted with CUB),
