@@ -287,6 +287,14 @@ namespace cuda {
     void upload_per_atom(const std::string &name, int width, const double *values);
     void download_per_atom(const std::string &name, double *values) const;
     int per_atom_width(const std::string &name) const;    // 0: no such data
+    // per-atom values the host keeps and the device only carries with its atoms (radius,
+    // per-atom mass, charge, dipole of the atom styles a reneighbouring step on the device
+    // moves): one value per atom, value of atom i at values[stride i], every row (owned
+    // and ghosts); kept as doubles, so they come back bit for bit; follow sorts and
+    // migrations. download_host_column: the owned atoms' values in LAMMPS order. Out of
+    // use after the next upload_atoms until uploaded again.
+    void upload_host_column(const std::string &name, const double *values, int stride);
+    void download_host_column(const std::string &name, double *values, int stride) const;
 
     // --- oriented particles (pair soft/aniso, fix leapfrog/aniso) ----------------------
     // per-atom masses for atom styles with rmass (n values); without it masses are per type

@@ -315,6 +315,8 @@ void VerletCuda::upload()
     }
     // single-site rigid bodies (ellipsoid quaternions, angmom, torque)
     if (mesogpu::atoms_have_bodies(lmp)) mesogpu::upload_bodies(lmp, *engine);
+    // several ranks: the host's per-atom values a device rebuild carries with the atoms
+    if (multi_rank) upload_carried_columns(lmp, *engine);
 
     // special neighbours (1-2, 1-3, 1-4), bonds, angles, dihedrals as per-atom lists of
     // device indices, from the atoms' arrays or expanded from atom_style template's

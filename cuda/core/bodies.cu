@@ -5,6 +5,9 @@
 
 #include "core/engine_impl.cuh"
 
+#include <functional>
+#include <string>
+
 namespace mesogpu {
 namespace cuda {
 
@@ -31,15 +34,19 @@ namespace cuda {
   void Engine::upload_bodies(const double *quat, const double *angmom)
   {
     Impl &s = *impl;
-    s.per_atom.add("bodies", [&s](const Permutation &q) {
-      if (!s.have_bodies) return;
-      for (int d = 0; d < 4; ++d) permute_rows(s.quat[d], 1, q);
-      for (int d = 0; d < 3; ++d) {
-        permute_rows(s.angmom[d], 1, q);
-        if (!s.have_orient) permute_rows(s.torque[d], 1, q);    // else "orientation" does
-      }
-      permute_rows(s.quat_packed, 1, q);
-    });
+    // each array follows sorts and migrates with its atom while this run has bodies; the
+    // packed copy too (its ghost rows: the forward exchange after a device rebuild); the
+    // torques while either part has them (the same entries as core/orientation.cu's)
+    const std::function<bool()> in_use = [&s] { return s.have_bodies; };
+    for (int d = 0; d < 4; ++d)
+      add_column_while(s.per_atom, std::string("quat ") + "wxyz"[d], &s.quat[d], in_use);
+    for (int d = 0; d < 3; ++d) {
+      const std::string axis(1, "xyz"[d]);
+      add_column_while(s.per_atom, "angmom " + axis, &s.angmom[d], in_use);
+      add_column_while(s.per_atom, "torque " + axis, &s.torque[d],
+                       std::function<bool()>([&s] { return s.have_torque(); }));
+    }
+    add_column_while(s.per_atom, "quat_packed", &s.quat_packed, in_use);
     AllocLabel label("rigid-body quaternions and angular momenta");
     const size_t n = s.n;
     const int *o = s.order_host.data();    // device atom i is LAMMPS atom o[i]

@@ -187,6 +187,7 @@ namespace cuda {
     s.molecule.resize(0);
     s.forces.clear();    // until the run's force styles add theirs
     s.slots.clear();
+    for (auto &c : s.host_columns) c.second.used = false;
     s.pair_filter.clear();
     s.rmass.resize(0);
     s.order_host.resize(n);

@@ -307,6 +307,14 @@ namespace cuda {
       return it == slots.end() ? nullptr : it->second.data.get();
     }
 
+    // Engine::upload_host_column: values the host keeps, carried with the atoms (a node
+    // stays once made: the registry holds its array; `used` until the next upload_atoms)
+    struct HostColumn {
+      DeviceArray<double> data;
+      bool used = false;
+    };
+    std::map<std::string, HostColumn> host_columns;
+
     // device order: order[i] = LAMMPS index of device atom i (identity until the first sort)
     DeviceArray<int> order, sort_src, sort_inv, sort_tmp_int;
     DeviceArray<unsigned> sort_key, sort_key_out;

@@ -4,10 +4,10 @@
  * AtomVecEllipsoid's bonus quaternion. One record per atom: n (3 doubles) when the engine
  * has orientations, then q (4 doubles) when it has bodies. The receiving rows also get the
  * packed copies the oriented pair kernels read (orient_packed, quat_packed), with the same
- * arithmetic as the upload (core/orientation.cu) and pack_bodies (core/bodies.cu). |mu|
- * (whether an atom is oriented) and the ghosts' angular velocities stay as the rebuild's
- * upload left them: no kernel reads a ghost's omega or angmom. The messages themselves are
- * the host's (src/cuda/device_comm.cpp, DeviceComm::forward_orientation). */
+ * arithmetic as the upload (core/orientation.cu) and pack_bodies (core/bodies.cu); an
+ * atom is oriented where its n is not zero. The ghosts' |mu| and angular velocities stay
+ * as the rebuild left them: no kernel reads a ghost's |mu|, omega or angmom. The messages
+ * themselves are the host's (src/cuda/device_comm.cpp, DeviceComm::forward_orientation). */
 
 #include "core/engine_impl.cuh"
 #include "core/ghost_kernels.cuh"
@@ -23,7 +23,6 @@ namespace cuda {
     // the orientation arrays of the engine; null where it has none of that kind
     struct OrientRows {
       acc *n[3];
-      const acc *mu_len;
       real4 *orient_packed;
       acc *q[4];
       real4 *quat_packed;
@@ -35,7 +34,6 @@ namespace cuda {
       OrientRows r{};
       if (s.have_orient) {
         for (int d = 0; d < 3; ++d) r.n[d] = s.orient[d].get();
-        r.mu_len = s.mu_len.get();
         r.orient_packed = s.orient_packed.get();
         r.width += 3;
       }
@@ -66,7 +64,10 @@ namespace cuda {
           n[d] = static_cast<acc>(in[k++]);
           r.n[d][i] = n[d];
         }
-        r.orient_packed[i] = make_real4(n[0], n[1], n[2], r.mu_len[i] > 0 ? 1 : 0);
+        // oriented: a unit n; the others keep n = 0 (so the receiver needs no |mu|: a
+        // device rebuild leaves the ghosts' |mu| zero)
+        const bool oriented = n[0] != 0 || n[1] != 0 || n[2] != 0;
+        r.orient_packed[i] = make_real4(n[0], n[1], n[2], oriented ? 1 : 0);
       }
       if (r.q[0]) {
         acc q[4];
@@ -107,8 +108,7 @@ namespace cuda {
     {
       const size_t n = s.n;
       bool ok = true;
-      if (s.have_orient)
-        ok = ok && s.orient[0].size() >= n && s.mu_len.size() >= n && s.orient_packed.size() >= n;
+      if (s.have_orient) ok = ok && s.orient[0].size() >= n && s.orient_packed.size() >= n;
       if (s.have_bodies) ok = ok && s.quat[0].size() >= n && s.quat_packed.size() >= n;
       if (!ok)
         throw std::logic_error(std::string("mesogpu: ") + what +

@@ -4,6 +4,9 @@
 #include "core/engine_impl.cuh"
 #include "physics/rotation_leapfrog.h"
 
+#include <functional>
+#include <string>
+
 namespace mesogpu {
 namespace cuda {
 
@@ -23,16 +26,19 @@ namespace cuda {
   void Engine::upload_orientation(const double *mu4, const double *omega)
   {
     Impl &s = *impl;
-    s.per_atom.add("orientation", [&s](const Permutation &q) {
-      if (!s.have_orient) return;
-      for (int d = 0; d < 3; ++d) {
-        permute_rows(s.orient[d], 1, q);
-        permute_rows(s.omega[d], 1, q);
-        permute_rows(s.torque[d], 1, q);
-      }
-      permute_rows(s.mu_len, 1, q);
-      permute_rows(s.orient_packed, 1, q);
-    });
+    // each array follows sorts and migrates with its atom while this run has orientations;
+    // the packed copy too (its ghost rows: the forward exchange after a device rebuild);
+    // the torques while either part has them (the same entries as core/bodies.cu's)
+    const std::function<bool()> in_use = [&s] { return s.have_orient; };
+    for (int d = 0; d < 3; ++d) {
+      const std::string axis(1, "xyz"[d]);
+      add_column_while(s.per_atom, "orient " + axis, &s.orient[d], in_use);
+      add_column_while(s.per_atom, "omega " + axis, &s.omega[d], in_use);
+      add_column_while(s.per_atom, "torque " + axis, &s.torque[d],
+                       std::function<bool()>([&s] { return s.have_torque(); }));
+    }
+    add_column_while(s.per_atom, "mu_len", &s.mu_len, in_use);
+    add_column_while(s.per_atom, "orient_packed", &s.orient_packed, in_use);
     const int n = s.n;
     std::vector<acc> len(n), buf[3], w[3];
     for (int d = 0; d < 3; ++d) {

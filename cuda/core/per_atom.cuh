@@ -154,6 +154,12 @@ namespace cuda {
     // derived_rows: no record, the array is only resized to the new rows (contents
     // rewritten by its owner: pos, order, cell_of)
     template <typename T> Migrate column_migration(DeviceArray<T> *a, bool optional = true);
+    // the same for an array that a part of the engine holds only while `in_use` says so
+    // (orientations, the host's columns): kept out of the moves while not in use, whatever
+    // its size (a rank that held no row at the upload has an empty array in use). T may be
+    // a vector of four scalars (real4: four values per atom in the record)
+    template <typename T>
+    Migrate column_migration_while(DeviceArray<T> *a, std::function<bool()> in_use);
     template <typename T> Migrate derived_rows(DeviceArray<T> *a);
     // a row-major array of `width` values per atom (atom i's at [i width ..]): `width`
     // doubles per atom in the record (LAMMPS's topology of an owned atom, its charge)
@@ -173,6 +179,19 @@ namespace cuda {
       registry.add(
           name, [a](const Permutation &q) { permute_rows(*a, 1, q); },
           column_migration(a, optional));
+    }
+    // add_column for an array held only while in_use() (sorts and migrations skip it
+    // otherwise)
+    template <typename T>
+    void add_column_while(PerAtomRegistry &registry, const std::string &name, DeviceArray<T> *a,
+                          std::function<bool()> in_use)
+    {
+      registry.add(
+          name,
+          [a, in_use](const Permutation &q) {
+            if (in_use()) permute_rows(*a, 1, q);
+          },
+          column_migration_while(a, in_use));
     }
     template <typename T>
     void add_derived(PerAtomRegistry &registry, const std::string &name, DeviceArray<T> *a)

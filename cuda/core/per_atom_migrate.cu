@@ -9,6 +9,7 @@
 #include "cuda_check.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <type_traits>
 
@@ -161,22 +162,41 @@ namespace cuda {
                                                : ValueType::i32;
       }
 
+      // the scalar of an element type: itself, or the component of a 4-vector (real4)
+      template <typename T> struct ScalarOf {
+        using type = T;
+      };
+      template <> struct ScalarOf<real4> {
+        using type = real;
+      };
+
+      // `w` elements of T per atom, each `lanes` scalars: w * lanes values in the record
       template <typename T> struct ArrayBlock : MigratingBlock {
-        ArrayBlock(DeviceArray<T> *a, int w, bool opt) : array(a), optional(opt)
+        using Scalar = typename ScalarOf<T>::type;
+        static constexpr int lanes = sizeof(T) / sizeof(Scalar);
+        ArrayBlock(DeviceArray<T> *a, int w, bool opt, std::function<bool()> use = {}) :
+            array(a), per_atom(w), optional(opt), in_use(std::move(use))
         {
-          type = value_type<T>();
-          width = w;
+          type = value_type<Scalar>();
+          width = w * lanes;
         }
         void *data() const override { return array->get(); }
-        // an empty optional array is one this run does not use (rmass); an empty one that
-        // is not optional belongs to a rank that held no rows at the upload: it grows
-        bool unused() const override { return optional && array->size() == 0; }
+        // an array held only while in use: unused otherwise. Else an empty optional array
+        // is one this run does not use (rmass); an empty one that is not optional belongs
+        // to a rank that held no rows at the upload: it grows
+        bool unused() const override
+        {
+          if (in_use) return !in_use();
+          return optional && array->size() == 0;
+        }
         void grow(size_t rows, size_t keep) override
         {
-          grow_rows(*array, rows * width, keep * width);
+          grow_rows(*array, rows * per_atom, keep * per_atom);
         }
         DeviceArray<T> *array;
+        int per_atom;
         bool optional;
+        std::function<bool()> in_use;
       };
 
     }    // namespace
@@ -229,6 +249,15 @@ namespace cuda {
       return m;
     }
 
+    template <typename T>
+    Migrate column_migration_while(DeviceArray<T> *a, std::function<bool()> in_use)
+    {
+      Migrate m;
+      m.block = std::make_shared<ArrayBlock<T>>(a, 1, false, std::move(in_use));
+      m.width = m.block->width;
+      return m;
+    }
+
     // (an empty array is not 'unused' here: a rank without atoms at the upload has one)
     template <typename T> Migrate rowmajor_migration(DeviceArray<T> *a, int width)
     {
@@ -258,6 +287,11 @@ namespace cuda {
     template Migrate derived_rows(DeviceArray<PosType<real>> *);
     template Migrate rowmajor_migration(DeviceArray<int> *, int);
     template Migrate rowmajor_migration(DeviceArray<double> *, int);
+    template Migrate column_migration_while(DeviceArray<acc> *, std::function<bool()>);
+    template Migrate column_migration_while(DeviceArray<real4> *, std::function<bool()>);
+#if defined(MESOGPU_PREC_SINGLE)    // (acc is double otherwise)
+    template Migrate column_migration_while(DeviceArray<double> *, std::function<bool()>);
+#endif
 
   }    // namespace detail
 }    // namespace cuda

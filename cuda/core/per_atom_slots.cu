@@ -5,6 +5,8 @@
 #include "core/engine_impl.cuh"
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace mesogpu {
 namespace cuda {
@@ -46,6 +48,40 @@ namespace cuda {
     const int *o = s.order_host.data();
     for (int k = 0; k < width; ++k)
       for (size_t i = 0; i < n; ++i) values[(size_t) width * o[i] + k] = buf[k * n + i];
+  }
+
+  void Engine::upload_host_column(const std::string &name, const double *values, int stride)
+  {
+    Impl &s = *impl;
+    if (stride <= 0)
+      throw std::logic_error("mesogpu: upload_host_column '" + name + "' needs stride > 0");
+    Impl::HostColumn &col = s.host_columns[name];
+    add_column_while(s.per_atom, "host " + name, &col.data, [&col] { return col.used; });
+    AllocLabel label("the host's per-atom values");
+    col.data.set_name("host " + name);
+    const size_t n = s.n;
+    std::vector<double> buf(n);
+    const int *o = s.order_host.data();
+    for (size_t i = 0; i < n; ++i) buf[i] = values[(size_t) stride * o[i]];
+    col.data.upload(buf);
+    col.used = true;
+  }
+
+  void Engine::download_host_column(const std::string &name, double *values, int stride) const
+  {
+    const Impl &s = *impl;
+    auto it = s.host_columns.find(name);
+    if (it == s.host_columns.end() || !it->second.used)
+      throw std::logic_error("mesogpu: no host column '" + name + "' on the device");
+    const size_t n = s.nlocal;    // the owned atoms
+    if (it->second.data.size() < n)
+      throw std::logic_error("mesogpu: host column '" + name + "' holds fewer rows than the " +
+                             std::to_string(n) + " owned atoms");
+    MESOGPU_CUDA_CALL(cudaDeviceSynchronize());
+    std::vector<double> buf(n);
+    it->second.data.download(buf.data(), n);
+    const int *o = s.order_host.data();
+    for (size_t i = 0; i < n; ++i) values[(size_t) stride * o[i]] = buf[i];
   }
 
   int Engine::per_atom_width(const std::string &name) const

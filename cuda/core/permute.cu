@@ -97,6 +97,9 @@ namespace cuda {
     template void permute_rows(DeviceArray<int> &, int, const Permutation &);
     template void permute_rows(DeviceArray<real4> &, int, const Permutation &);
     template void permute_rows(DeviceArray<PosType<real>> &, int, const Permutation &);
+#if defined(MESOGPU_PREC_SINGLE)    // the host's columns (acc is double otherwise)
+    template void permute_rows(DeviceArray<double> &, int, const Permutation &);
+#endif
 
     void permute_rows_remap(DeviceArray<int> &a, int rows, const Permutation &p)
     {

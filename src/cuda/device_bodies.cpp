@@ -8,6 +8,7 @@
 #include "engine.h"
 #include "error.h"
 
+#include <string>
 #include <vector>
 
 using namespace LAMMPS_NS;
@@ -63,6 +64,42 @@ void download_bodies(LAMMPS *lmp, const cuda::Engine &engine, bool state)
   for (int i = 0; i < n; ++i)
     if (double *q = ellipsoid_quat(atom, avec, i))
       for (int d = 0; d < 4; ++d) q[d] = quat[4 * (size_t) i + d];
+}
+
+void upload_ellipsoid_shapes(LAMMPS *lmp, cuda::Engine &engine)
+{
+  Atom *atom = lmp->atom;
+  AtomVecEllipsoid *avec = ellipsoid_vec(lmp);
+  if (!avec || !atom->ellipsoid) return;
+  const int rows = engine.natoms();
+  std::vector<double> shape(3 * (size_t) rows + 3, 0.0);
+  for (int i = 0; i < rows; ++i) {
+    const int e = atom->ellipsoid[i];
+    if (e >= 0)
+      for (int d = 0; d < 3; ++d) shape[3 * (size_t) i + d] = avec->bonus[e].shape[d];
+  }
+  for (int d = 0; d < 3; ++d)
+    engine.upload_host_column(std::string("shape") + "xyz"[d], shape.data() + d, 3);
+}
+
+void rebuild_ellipsoid_bonus(LAMMPS *lmp, const cuda::Engine &engine)
+{
+  Atom *atom = lmp->atom;
+  AtomVecEllipsoid *avec = ellipsoid_vec(lmp);
+  if (!avec || !atom->ellipsoid) return;
+  const int n = atom->nlocal;
+  std::vector<double> shape(3 * (size_t) n + 3, 0.0);
+  for (int d = 0; d < 3; ++d)
+    if (n) engine.download_host_column(std::string("shape") + "xyz"[d], shape.data() + d, 3);
+  // the bonus list of the atoms now here, in atom order (as AtomVecEllipsoid::set_shape
+  // appends it; the ghosts' entries go: a reneighbouring step leaves no host ghosts)
+  avec->clear_bonus();
+  avec->nlocal_bonus = 0;
+  for (int i = 0; i < n; ++i) atom->ellipsoid[i] = -1;
+  for (int i = 0; i < n; ++i) {
+    const double *sh = shape.data() + 3 * (size_t) i;
+    avec->set_shape(i, sh[0], sh[1], sh[2]);
+  }
 }
 
 }    // namespace mesogpu

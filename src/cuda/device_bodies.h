@@ -22,6 +22,13 @@ void upload_bodies(LAMMPS_NS::LAMMPS *lmp, cuda::Engine &engine);
 // back to LAMMPS: torque always; quaternions (into the bonus) and angmom when `state`
 void download_bodies(LAMMPS_NS::LAMMPS *lmp, const cuda::Engine &engine, bool state);
 
+// several ranks, reneighbouring on the device: the shapes of the owned atoms' ellipsoid
+// bonus (0 0 0: none) to the device, carried with the atoms (Engine::upload_host_column);
+// after atoms moved, the host's bonus list made again from them for the atoms now owned
+// (identity quaternions until download_bodies writes the device's)
+void upload_ellipsoid_shapes(LAMMPS_NS::LAMMPS *lmp, cuda::Engine &engine);
+void rebuild_ellipsoid_bonus(LAMMPS_NS::LAMMPS *lmp, const cuda::Engine &engine);
+
 }    // namespace mesogpu
 
 #endif

@@ -8,6 +8,7 @@
 #include "compute.h"
 #include "comm_brick.h"
 #include "comm_brick_plan.h"
+#include "device_bodies.h"
 #include "device_comm.h"
 #include "device_styles.h"
 #include "domain.h"
@@ -53,7 +54,43 @@ double *messages(Engine &engine, MPI_Comm world, const double *send, int nsend, 
   }
   return recv;
 }
+
+// the host's per-atom values the device carries (see upload_carried_columns): name, the
+// first atom's value, the stride in doubles (pointers read at each call: arrays grow)
+struct CarriedColumn {
+  std::string name;
+  double *values;
+  int stride;
+};
+std::vector<CarriedColumn> carried_columns(Atom *atom, bool oriented, bool bodies)
+{
+  std::vector<CarriedColumn> c;
+  if (atom->radius_flag) c.push_back({"radius", atom->radius, 1});
+  if (atom->rmass_flag) c.push_back({"rmass", atom->rmass, 1});
+  // (molecular styles: the topology rows carry the charges)
+  if (atom->q_flag && atom->molecular == Atom::ATOMIC) c.push_back({"q", atom->q, 1});
+  // mu as LAMMPS holds it (x, y, z, |mu|); an oriented atom's x, y, z from the device's n
+  if (atom->mu_flag)
+    for (int k = 0; k < 4; k++)
+      c.push_back({std::string("mu") + "xyzl"[k], atom -> mu ? atom -> mu[0] + k : nullptr, 4});
+  if (atom->omega_flag && !oriented)
+    for (int k = 0; k < 3; k++)
+      c.push_back(
+          {std::string("omega") + "xyz"[k], atom -> omega ? atom -> omega[0] + k : nullptr, 3});
+  if (atom->angmom_flag && !bodies)
+    for (int k = 0; k < 3; k++)
+      c.push_back(
+          {std::string("angmom") + "xyz"[k], atom -> angmom ? atom -> angmom[0] + k : nullptr, 3});
+  return c;
+}
 }    // namespace
+
+void LAMMPS_NS::upload_carried_columns(LAMMPS *lmp, Engine &engine)
+{
+  for (const auto &c : carried_columns(lmp->atom, engine.has_orientation(), engine.has_bodies()))
+    engine.upload_host_column(c.name, c.values, c.stride);
+  if (engine.has_bodies()) mesogpu::upload_ellipsoid_shapes(lmp, engine);
+}
 
 DeviceRebuild::DeviceRebuild(LAMMPS *lmp) : Pointers(lmp) {}
 
@@ -66,17 +103,37 @@ std::string DeviceRebuild::why_host(const Engine &engine) const
   if (!dynamic_cast<CommBrick *>(comm) || comm->style != Comm::BRICK)
     return "comm_style is not brick";
   if (comm->mode != Comm::SINGLE) return "comm_modify mode is not single";
-  if (comm->ghost_velocity) return "ghost atoms carry velocities (comm_modify vel yes)";
   if (CommBrickPlan(lmp).setup_table().bordergroup) return "comm_modify group is set";
   if (atom->firstgroupname) return "atom_modify first is set";
-  // the atom styles whose per-atom data the device moves: atomic, and the molecular ones
-  // whose topology it carries as rows of atom IDs (owned_topology.h)
-  static const char *const moved[] = {"atomic", "bond", "angle", "molecular", "full"};
-  if (std::none_of(std::begin(moved), std::end(moved),
-                   [&](const char *m) { return strcmp(atom->atom_style, m) == 0; }))
-    return std::string("atom style ") + atom->atom_style +
-           " has per-atom data the device does not move (atom styles atomic, bond, angle, "
-           "molecular, full)";
+  // the atom styles whose per-atom data the device moves: the molecular ones whose
+  // topology it carries as rows of atom IDs (owned_topology.h), and those (hybrids
+  // included) whose per-atom values past x, v, tag, type, mask and image are ones it
+  // holds or carries (orientations; upload_carried_columns)
+  static const char *const molecular[] = {"bond", "angle", "molecular", "full"};
+  const bool listed = std::any_of(std::begin(molecular), std::end(molecular),
+                                  [&](const char *m) { return strcmp(atom->atom_style, m) == 0; });
+  if (!listed) {
+    static const char *const carried[] = {"radius", "rmass", "omega", "q", "mu", "angmom"};
+    const std::string moves = "(atom styles atomic, sphere, dipole, ellipsoid and their "
+                              "hybrids; bond, angle, molecular, full)";
+    // the ellipsoid bonus: its shape carried, its quaternion the device's bodies
+    const bool ellipsoids = atom->ellipsoid_flag && !atom->superellipsoid_flag &&
+                            !atom->line_flag && !atom->tri_flag && !atom->body_flag &&
+                            engine.has_bodies();
+    if (atom->avec->bonus_flag && !ellipsoids)
+      return std::string("atom style ") + atom->atom_style +
+             " keeps bonus data the device does not move (super-ellipsoids, lines, "
+             "triangles, bodies, or ellipsoids without rigid bodies on the device) " +
+             moves;
+    if (atom->molecular != Atom::ATOMIC)
+      return std::string("atom style ") + atom->atom_style +
+             " is molecular but not one whose topology the device moves " + moves;
+    for (const auto &field : atom->avec->fields_exchange)
+      if (std::none_of(std::begin(carried), std::end(carried),
+                       [&](const char *c) { return field == c; }))
+        return std::string("atom style ") + atom->atom_style + " has per-atom data '" + field +
+               "' the device does not move " + moves;
+  }
   if (atom->nextra_grow || atom->nextra_border)
     return "a fix keeps its own per-atom arrays on the host (fix property/atom, store/atom, ...)";
   if (atom->nivector || atom->ndvector || atom->niarray || atom->ndarray)
@@ -125,6 +182,10 @@ void DeviceRebuild::run(Engine &engine, DeviceComm &dcomm)
     if (timing) timing->mark(RankTiming::REB_SORT);
   }
   borders(engine, dcomm);
+  // the ghosts' orientations and (comm_modify vel yes) velocities: their records carry x,
+  // tag, type and mask only, so the new plan's forward exchange sends the rest
+  if (engine.orientation_width()) dcomm.forward_orientation(engine);
+  if (comm->ghost_velocity) dcomm.forward_velocities(engine);
   if (timing) timing->mark(RankTiming::REB_BORDERS);
   // molecular atoms: the bonded and special lists of the new rows from the atom IDs that
   // moved with the atoms (a partner that is no row: an error naming both atoms)
@@ -338,6 +399,11 @@ void DeviceRebuild::sync_host(Engine &engine)
                  "step on the device: {}",
                  update->ntimestep, bad);
   }
+  // radius, rmass, charges, mu, ... as the host held them, for the atoms now here
+  for (const auto &c : carried_columns(atom, engine.has_orientation(), engine.has_bodies()))
+    if (n) engine.download_host_column(c.name, c.values, c.stride);
+  // the ellipsoid bonus of the atoms now here (their quaternions come with the sync)
+  if (engine.has_bodies()) mesogpu::rebuild_ellipsoid_bonus(lmp, engine);
   atom->nghost = 0;
   // what Atom does after atoms moved between ranks: the map of the owned atoms
   if (atom->map_style != Atom::MAP_NONE) {

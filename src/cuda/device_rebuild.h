@@ -6,10 +6,11 @@
    the packed records (host-staged MPI, CommBrick's partners and order) and
    keeps the swap table; the plan and send lists go to DeviceComm, whose
    forward() and reverse() then run unchanged. Orthogonal boxes, comm_style
-   brick with a single cutoff, atom styles atomic, bond, angle, molecular and full
-   (the host arrays of the atoms that moved are rebuilt from x, v, f, image, tag,
-   type, mask and the molecular atoms' topology rows at the next sync:
-   owned_topology.h); anything else keeps the host's rebuild (why_host() says why).
+   brick with a single cutoff, atom styles atomic, bond, angle, molecular and full,
+   sphere, dipole and hybrids of atomic, sphere and dipole (the host arrays of the atoms
+   that moved are rebuilt from x, v, f, image, tag, type, mask, the molecular atoms'
+   topology rows (owned_topology.h), the orientations and the carried host columns at
+   the next sync); anything else keeps the host's rebuild (why_host() says why).
 ------------------------------------------------------------------------- */
 
 #ifndef MESOGPU_DEVICE_REBUILD_H
@@ -32,6 +33,12 @@ namespace cuda {
 namespace LAMMPS_NS {
 
 class DeviceComm;
+
+// the host's per-atom values of the atom styles a device rebuild moves that the device
+// does not hold itself (radius, rmass, the charges of atomic styles, mu; omega where the
+// engine has no orientations), uploaded to be carried with the atoms (Engine::
+// upload_host_column) and read back by DeviceRebuild::sync_host. After upload_orientation.
+void upload_carried_columns(class LAMMPS *lmp, mesogpu::cuda::Engine &engine);
 
 class DeviceRebuild : protected Pointers {
  public:

@@ -53,11 +53,12 @@ inline int world_size()
 // one LAMMPS instance on a communicator, quiet, with the atoms gathered in ID order
 struct Lmp : LmpSession {
   explicit Lmp(MPI_Comm comm) : LmpSession(false, comm) {}
-  // per-atom x, v or f of every atom in atom-ID order, on every rank
-  std::vector<double> gather(const char *name)
+  // per-atom x, v or f (count values per atom: 1 for q, radius, rmass) of every atom in
+  // atom-ID order, on every rank
+  std::vector<double> gather(const char *name, int count = 3)
   {
-    std::vector<double> out(3 * (size_t) lmp->atom->natoms);
-    lammps_gather_atoms(lmp, const_cast<char *>(name), 1, 3, out.data());
+    std::vector<double> out(count * (size_t) lmp->atom->natoms);
+    lammps_gather_atoms(lmp, const_cast<char *>(name), 1, count, out.data());
     return out;
   }
 };

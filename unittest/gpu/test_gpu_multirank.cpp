@@ -11,14 +11,15 @@
    field grid per rank, densities summed over ranks); a DPD fluid (pair dpd/cuda: ghosts' velocities
    forwarded, noise keyed by atom IDs and step, so the same on any number of ranks; against the
    CPU's pair dpd only in temperature and pressure averages; with one lane per atom, run_style
-   verlet/cuda overlap yes against no on the same ranks); oriented particles (triblock and Janus
-   soft/aniso particles under fix leapfrog/aniso with its Berendsen thermostat:
-   orientations forwarded to ghosts every step, torques at step 0, n and omega after the
-   run) and single-site rigid bodies (SSD/E water under fix nvt/rigid/single, Gay-Berne
-   ellipsoids and spheres, and charged and dipolar coul/dipole/body beads, under fix
-   nve/rigid/single: quaternions forwarded, quaternions and angmom after the run), these
-   reneighbouring through the host (the melts reneighbour on the device by default:
-   rebuild device). Also the clean refusals of
+   verlet/cuda overlap yes against no on the same ranks; its rebuilds on the device); oriented
+   particles (triblock and Janus soft/aniso particles under fix leapfrog/aniso with its
+   Berendsen thermostat: orientations forwarded to ghosts every step, torques at step 0, n
+   and omega after the run; rebuilds on the device, the host's radius, rmass and charges
+   carried bit for bit) and single-site rigid bodies (SSD/E water under fix
+   nvt/rigid/single, Gay-Berne ellipsoids and spheres, and charged and dipolar
+   coul/dipole/body beads, under fix nve/rigid/single: quaternions forwarded, quaternions
+   and angmom after the run), these reneighbouring through the host (the others
+   reneighbour on the device by default: rebuild device). Also the clean refusals of
    styles without a multi-rank path. Needs a
    GPU: exits 77 (ctest "skipped") otherwise. Tolerances depend on MESOGPU_PRECISION: the
    strict ones (1e-10 at step 0, 1e-8 after 200 steps) need MESOGPU_PRECISION=double. */
@@ -39,6 +40,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -92,7 +94,12 @@ struct Result {
   double pe = 0, press = 0, ebond = 0, eangle = 0;
   std::vector<double> f0, x, v;
   std::vector<double> t0, mu, omega, quat, angmom;
+  // per-atom values that stay as set (the carried ones of a device rebuild)
+  std::vector<double> radius, rmass, q;
   double box[3] = {0, 0, 0};
+  // a device run's reneighbouring steps in the trajectory run (its log's last count line;
+  // -1: none)
+  long long rebuilds_device = -1, rebuilds_host = -1;
 };
 
 // the ellipsoid quaternions (w x y z) of every atom in atom-ID order, on every rank of
@@ -399,7 +406,12 @@ void build(Lmp &l, System sys, bool dev)
     // comm_modify vel yes as in examples/janus (ghosts' v and omega sent on the CPU)
     l.cmds({"units lj", "atom_style hybrid sphere dipole", "atom_modify map array",
             "comm_modify vel yes", "read_data " + write_triblock_data(),
-            "pair_style " + S(dev, "soft/aniso") + " 1.0"});
+            "pair_style " + S(dev, "soft/aniso") + " 1.0",
+            // a charge, diameter and mass of each atom's own (the charges and diameters
+            // act on nothing here: the host's values, carried by a device rebuild)
+            "variable pq atom 0.01*(id%13)-0.06", "set group all charge v_pq",
+            "variable pd atom 1.0+0.01*(id%11)", "set group all diameter v_pd",
+            "variable pm atom 1.0+0.02*(id%7)", "set group all mass v_pm"});
     l.cmds(TRIBLOCK_COEFFS);
   } else if (sys == System::pe) {
     // the united-atom polyethylene of examples/polyethylene (4 chains of 300 sites, 46.4 A
@@ -544,13 +556,28 @@ Result run_case(MPI_Comm comm, System sys, bool dev, const std::vector<std::stri
   LAMMPS_NS::Atom *atom = l.lmp->atom;
   if (atom->torque_flag) r.t0 = l.gather("torque");
   for (const auto &f : fixes) l.cmd(f);
+  // (a device run's log: where its reneighbouring steps ran; unless a fix line logs)
+  const bool logged = std::none_of(fixes.begin(), fixes.end(), [](const std::string &f) {
+    return f.compare(0, 4, "log ") == 0;
+  });
+  const std::string logfile = shared_path("multirank_case", ".lammps", comm);
+  if (dev && logged) l.cmd("log " + logfile);
   l.cmd("run " + std::to_string(steps) + " post no");
+  if (dev && logged) {
+    l.cmd("log none");
+    int me = 0;
+    MPI_Comm_rank(comm, &me);
+    if (me == 0) rebuild_counts(read_text(logfile), r.rebuilds_device, r.rebuilds_host);
+  }
   r.x = l.gather("x");
   r.v = l.gather("v");
   if (atom->mu_flag) r.mu = l.gather("mu");    // x y z of mu (|mu| is 1)
   if (atom->omega_flag) r.omega = l.gather("omega");
   if (atom->ellipsoid_flag) r.quat = gather_quat(l, comm);
   if (atom->angmom_flag) r.angmom = l.gather("angmom");
+  if (atom->radius_flag) r.radius = l.gather("radius", 1);
+  if (atom->rmass_flag) r.rmass = l.gather("rmass", 1);
+  if (atom->q_flag) r.q = l.gather("q", 1);
   for (int d = 0; d < 3; ++d) r.box[d] = l.lmp->domain->prd[d];
   return r;
 }
@@ -563,8 +590,9 @@ double position_diff(const Result &a, const Result &b)
 
 // the run on every rank against the references of rank 0 (one-rank device; one-rank CPU
 // when cpu); the result of rank 0's checks goes to every rank
-void compare(System sys, const char *name, const std::vector<std::string> &dev_fixes,
-             const std::vector<std::string> &cpu_fixes, bool cpu, int steps = TRAJ_STEPS)
+// (returns the run on every rank)
+Result compare(System sys, const char *name, const std::vector<std::string> &dev_fixes,
+               const std::vector<std::string> &cpu_fixes, bool cpu, int steps = TRAJ_STEPS)
 {
   const Result many = run_case(MPI_COMM_WORLD, sys, true, dev_fixes, steps);
   if (world_rank() == 0) {
@@ -611,9 +639,34 @@ void compare(System sys, const char *name, const std::vector<std::string> &dev_f
         EXPECT_LE(d, ROT_FACTOR * (step0 ? STEP0_TOL : TRAJ_TOL))
             << name << " vs " << ref.first << ": " << q.first;
       }
+      // values no step changes: the same bits, whichever rank held an atom
+      const std::pair<const char *,
+                      std::pair<const std::vector<double> *, const std::vector<double> *>>
+          kept[] = {{"radius", {&many.radius, &r.radius}},
+                    {"rmass", {&many.rmass, &r.rmass}},
+                    {"q", {&many.q, &r.q}}};
+      for (const auto &k : kept) {
+        const std::vector<double> &a = *k.second.first, &b = *k.second.second;
+        EXPECT_EQ(a.size(), b.size()) << name << " " << k.first;
+        if (a.size() != b.size()) continue;
+        size_t differ = 0;
+        for (size_t i = 0; i < a.size(); ++i) differ += a[i] != b[i];
+        EXPECT_EQ(differ, 0u) << name << " vs " << ref.first << ": " << k.first;
+      }
     }
   }
   MPI_Barrier(MPI_COMM_WORLD);
+  return many;
+}
+
+// several ranks: the run's reneighbouring steps all ran on the device (rank 0 checks)
+void expect_device_rebuilds(const Result &r, const char *name)
+{
+  if (world_rank() != 0 || world_size() < 2) return;
+  printf("[gpu] %s on %d ranks: %lld rebuilds on the device, %lld through the host\n", name,
+         world_size(), r.rebuilds_device, r.rebuilds_host);
+  EXPECT_GT(r.rebuilds_device, 0) << name;
+  EXPECT_EQ(r.rebuilds_host, 0) << name;
 }
 
 }    // namespace
@@ -694,7 +747,8 @@ TEST(MultiRank, DPPCWaterMDSCF)
 // pressure with the random virial, trajectory); the CPU style draws its own numbers
 TEST(MultiRank, DPDFluid)
 {
-  compare(System::dpd, "DPD", {}, {}, false, DPD_STEPS);
+  // the ghosts' velocities after a device rebuild: the new plan's forward exchange
+  expect_device_rebuilds(compare(System::dpd, "DPD", {}, {}, false, DPD_STEPS), "DPD");
 }
 
 // overlap yes against overlap no, one lane per atom (which the overlap needs): on an
@@ -763,12 +817,17 @@ TEST(MultiRank, DPDStatisticsAgainstCPU)
 
 // oriented particles: triblock and Janus soft/aniso particles, fix leapfrog/aniso with its
 // Berendsen thermostat (translational and rotational sums over ranks); the ghosts' n
-// forwarded every step, the host's exchange at each rebuild (atom style not atomic)
+// forwarded every step; the rebuilds on the device (atom_style hybrid sphere dipole: n,
+// |mu|, omega and torque move with the atoms, and radius, rmass, q and mu are carried
+// for the host: the host's radius, rmass and q after the run are the one-rank runs' bit
+// for bit, mu and omega within the trajectory tolerance)
 TEST(MultiRank, TriblockJanusLeapfrog)
 {
-  compare(System::triblock, "triblock soft/aniso leapfrog",
-          {"unfix 1", "fix 1 all leapfrog/aniso/cuda berendsen 1.0 0.3 0.1"},
-          {"unfix 1", "fix 1 all leapfrog/aniso berendsen 1.0 0.3 0.1"}, true);
+  const std::vector<std::string> dev = {"unfix 1",
+                                        "fix 1 all leapfrog/aniso/cuda berendsen 1.0 0.3 0.1"};
+  const Result r = compare(System::triblock, "triblock soft/aniso leapfrog", dev,
+                           {"unfix 1", "fix 1 all leapfrog/aniso berendsen 1.0 0.3 0.1"}, true);
+  expect_device_rebuilds(r, "triblock soft/aniso leapfrog");
 }
 
 // single-site rigid bodies: SSD/E water under the Nose-Hoover chain of fix
@@ -782,15 +841,19 @@ TEST(MultiRank, SSDWaterNVTRigidSingle)
     f.replace(f.find("%s"), 2, dev ? "/cuda" : "");
     return std::vector<std::string>{"unfix 1", "fix 1" + f};
   };
-  compare(System::ssd, "SSD/E water nvt/rigid/single", with(true), with(false), true);
+  expect_device_rebuilds(
+      compare(System::ssd, "SSD/E water nvt/rigid/single", with(true), with(false), true),
+      "SSD/E water");
 }
 
 // Gay-Berne ellipsoids (two shapes) and spheres without a bonus under fix nve/rigid/single
 TEST(MultiRank, GayBerneNVERigidSingle)
 {
-  compare(System::gb, "Gay-Berne nve/rigid/single",
-          {"unfix 1", std::string("fix 1 all nve/rigid/single/cuda") + GB_INERTIA},
-          {"unfix 1", std::string("fix 1 all nve/rigid/single") + GB_INERTIA}, true);
+  expect_device_rebuilds(
+      compare(System::gb, "Gay-Berne nve/rigid/single",
+              {"unfix 1", std::string("fix 1 all nve/rigid/single/cuda") + GB_INERTIA},
+              {"unfix 1", std::string("fix 1 all nve/rigid/single") + GB_INERTIA}, true),
+      "Gay-Berne");
 }
 
 // charged and dipolar beads: coul/dipole/body (per-atom charges of the ghosts uploaded at
