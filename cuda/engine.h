@@ -284,9 +284,17 @@ namespace cuda {
     // `width` doubles per atom in LAMMPS order (atom i at [width i + k]), kept on the
     // device under `name` (quaternions, angular momenta, ...) and reordered with every
     // sort; download_per_atom gives them back in LAMMPS order. Cleared by upload_atoms.
-    void upload_per_atom(const std::string &name, int width, const double *values);
+    // ghosts_read (one value per atom): kernels read the ghosts' values, which a
+    // reneighbouring step on the device fills by the new plan's forward exchange
+    // (ghost_slots, pack_slot, unpack_slot, copy_slot)
+    void upload_per_atom(const std::string &name, int width, const double *values,
+                         bool ghosts_read = false);
     void download_per_atom(const std::string &name, double *values) const;
     int per_atom_width(const std::string &name) const;    // 0: no such data
+    std::vector<std::string> ghost_slots() const;
+    void pack_slot(const std::string &name, int offset, int count, double *buf);
+    void unpack_slot(const std::string &name, int first, int count, const double *buf);
+    void copy_slot(const std::string &name, int offset, int count, int first);
     // per-atom values the host keeps and the device only carries with its atoms (radius,
     // per-atom mass, charge, dipole of the atom styles a reneighbouring step on the device
     // moves): one value per atom, value of atom i at values[stride i], every row (owned

@@ -117,6 +117,10 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
   env = std::getenv("MESOGPU_OVERLAP");
   if (env && !mesogpu::parse_yes_no(env, overlap, why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_OVERLAP: {}", why);
+  // reneighbouring steps on several ranks: MESOGPU_REBUILD (for -sf cuda runs), then rebuild
+  env = std::getenv("MESOGPU_REBUILD");
+  if (env && !mesogpu::parse_rebuild(env, rebuild_on_device, why))
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_REBUILD: {}", why);
   // the steps of each run that a profiler records (ncu --profile-from-start off)
   env = std::getenv("MESOGPU_PROFILE_STEPS");
   if (env && !mesogpu::parse_profile_steps(env, profile_first, profile_count, why))

@@ -186,7 +186,7 @@ namespace cuda {
     s.ex_type.resize(0);
     s.molecule.resize(0);
     s.forces.clear();    // until the run's force styles add theirs
-    s.slots.clear();
+    for (auto &slot : s.slots) slot.second.used = false;
     for (auto &c : s.host_columns) c.second.used = false;
     s.pair_filter.clear();
     s.rmass.resize(0);

@@ -295,16 +295,19 @@ namespace cuda {
     PerAtomRegistry per_atom;
     // per-atom data a style asks for by name (Engine::upload_per_atom): `width` values
     // per atom, column-major (value k of atom i at [k n + i]); follow sorts
+    // (a node stays once made: the registry holds its array; `used` until the next
+    // upload_atoms; ghosts_read: a device rebuild sends the ghosts' values, width 1)
     struct PerAtomSlot {
       int width = 0;
+      bool used = false, ghosts_read = false;
       DeviceArray<acc> data;
     };
     std::map<std::string, PerAtomSlot> slots;
-    // the device data of a slot (null if no style uploaded it)
+    // the device data of a slot (null if no style uploaded it for this run)
     acc *slot_data(const std::string &name)
     {
       auto it = slots.find(name);
-      return it == slots.end() ? nullptr : it->second.data.get();
+      return it == slots.end() || !it->second.used ? nullptr : it->second.data.get();
     }
 
     // Engine::upload_host_column: values the host keeps, carried with the atoms (a node

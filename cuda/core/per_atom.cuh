@@ -78,16 +78,19 @@ namespace cuda {
     class PerAtomRegistry {
      public:
       using Permute = std::function<void(const Permutation &)>;
-      // a second registration under a name replaces the first (parts register on upload)
-      void add(const std::string &name, Permute permute, Migrate migrate = Migrate())
+      // a second registration under a name replaces the first (parts register on upload);
+      // in_use: whether the array is held now (empty: always), else it needs no migration
+      void add(const std::string &name, Permute permute, Migrate migrate = Migrate(),
+               std::function<bool()> in_use = {})
       {
         for (auto &e : entries)
           if (e.name == name) {
             e.permute = std::move(permute);
             e.migrate = std::move(migrate);
+            e.in_use = std::move(in_use);
             return;
           }
-        entries.push_back({name, std::move(permute), std::move(migrate)});
+        entries.push_back({name, std::move(permute), std::move(migrate), std::move(in_use)});
       }
       void permute_all(const Permutation &p) const
       {
@@ -104,7 +107,7 @@ namespace cuda {
       {
         std::vector<std::string> out;
         for (const auto &e : entries)
-          if (!e.migrate) out.push_back(e.name);
+          if (!e.migrate && (!e.in_use || e.in_use())) out.push_back(e.name);
         return out;
       }
       // doubles per atom in an exchange record, and where an entry's part starts (-1: none)
@@ -134,6 +137,7 @@ namespace cuda {
         std::string name;
         Permute permute;
         Migrate migrate;
+        std::function<bool()> in_use;
       };
       std::vector<Entry> entries;
     };

@@ -3,6 +3,9 @@
  * them; uploads and downloads translate between LAMMPS order and device order. */
 
 #include "core/engine_impl.cuh"
+#include "core/ghost_kernels.cuh"
+
+#include <functional>
 
 #include <stdexcept>
 #include <string>
@@ -11,18 +14,31 @@
 namespace mesogpu {
 namespace cuda {
 
-  void Engine::upload_per_atom(const std::string &name, int width, const double *values)
+  void Engine::upload_per_atom(const std::string &name, int width, const double *values,
+                               bool ghosts_read)
   {
     Impl &s = *impl;
     if (width <= 0)
       throw std::logic_error("mesogpu: upload_per_atom '" + name + "' needs width > 0");
+    if (ghosts_read && width != 1)
+      throw std::logic_error("mesogpu: upload_per_atom '" + name +
+                             "': only one value per atom can be sent to ghosts");
+    // (the node stays once made: a migration holds its array)
     Impl::PerAtomSlot &slot = s.slots[name];
     slot.width = width;
-    s.per_atom.add("slot " + name, [&s, name](const Permutation &q) {
-      auto it = s.slots.find(name);
-      if (it != s.slots.end() && it->second.data.size())
-        permute_rows(it->second.data, it->second.width, q);
-    });
+    slot.ghosts_read = ghosts_read;
+    slot.used = true;
+    const std::function<bool()> in_use = [&slot] { return slot.used; };
+    // one value per atom migrates as a column; wider slots (column-major, their stride the
+    // row count) keep a reneighbouring step on the host
+    Migrate migrate;
+    if (width == 1) migrate = column_migration_while(&slot.data, in_use);
+    s.per_atom.add(
+        "slot " + name,
+        [&slot](const Permutation &q) {
+          if (slot.used && slot.data.size()) permute_rows(slot.data, slot.width, q);
+        },
+        std::move(migrate), in_use);
     AllocLabel label("per-atom data of a style");
     slot.data.set_name("slot " + name);    // its row in the memory report
     const size_t n = s.n;
@@ -38,7 +54,7 @@ namespace cuda {
   {
     const Impl &s = *impl;
     auto it = s.slots.find(name);
-    if (it == s.slots.end())
+    if (it == s.slots.end() || !it->second.used)
       throw std::logic_error("mesogpu: no per-atom data '" + name + "' on the device");
     const int width = it->second.width;
     const size_t n = s.n;
@@ -87,7 +103,81 @@ namespace cuda {
   int Engine::per_atom_width(const std::string &name) const
   {
     auto it = impl->slots.find(name);
-    return it == impl->slots.end() ? 0 : it->second.width;
+    return it == impl->slots.end() || !it->second.used ? 0 : it->second.width;
+  }
+
+  // --- the ghosts' values of a slot (several ranks, after a device rebuild) -----------
+  namespace {
+    __global__ void pack_column_kernel(int count, const int *send, const acc *a, double *buf)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k < count) buf[k] = static_cast<double>(a[send[k]]);
+    }
+    __global__ void unpack_column_kernel(int count, int first, const double *buf, acc *a)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k < count) a[first + k] = static_cast<acc>(buf[k]);
+    }
+    // a swap with this rank itself: sources and the new ghost rows never overlap
+    __global__ void copy_column_kernel(int count, const int *send, int first, acc *a)
+    {
+      const int k = blockIdx.x * blockDim.x + threadIdx.x;
+      if (k < count) a[first + k] = a[send[k]];
+    }
+
+    DeviceArray<acc> &ghost_slot(Engine::Impl &s, const std::string &name, const char *what)
+    {
+      auto it = s.slots.find(name);
+      if (it == s.slots.end() || !it->second.used || !it->second.ghosts_read ||
+          it->second.data.size() < (size_t) s.n)
+        throw std::logic_error(std::string("mesogpu: ") + what + ": no per-atom data '" + name +
+                               "' of every row whose ghosts are read");
+      return it->second.data;
+    }
+  }    // namespace
+
+  std::vector<std::string> Engine::ghost_slots() const
+  {
+    std::vector<std::string> out;
+    for (const auto &e : impl->slots)
+      if (e.second.used && e.second.ghosts_read) out.push_back(e.first);
+    return out;
+  }
+
+  void Engine::pack_slot(const std::string &name, int offset, int count, double *buf)
+  {
+    Impl &s = *impl;
+    check_send(s, offset, count, "pack_slot");
+    DeviceArray<acc> &a = ghost_slot(s, name, "pack_slot");
+    if (count > 0) {
+      pack_column_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, a.get(),
+                                                   pack_target(s, buf, count));
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    }
+    finish_pack(s, buf, count, 0);
+  }
+
+  void Engine::unpack_slot(const std::string &name, int first, int count, const double *buf)
+  {
+    Impl &s = *impl;
+    check_rows(s, first, count, "unpack_slot");
+    DeviceArray<acc> &a = ghost_slot(s, name, "unpack_slot");
+    if (count == 0) return;
+    const double *src = unpack_source(s, buf, count, 0);
+    unpack_column_kernel<<<blocks(count), BLOCK>>>(count, first, src, a.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::copy_slot(const std::string &name, int offset, int count, int first)
+  {
+    Impl &s = *impl;
+    check_send(s, offset, count, "copy_slot");
+    check_rows(s, first, count, "copy_slot");
+    DeviceArray<acc> &a = ghost_slot(s, name, "copy_slot");
+    if (count == 0) return;
+    copy_column_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, first,
+                                                 a.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
 }    // namespace cuda

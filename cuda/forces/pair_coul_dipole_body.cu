@@ -110,7 +110,9 @@ namespace cuda {
       throw std::runtime_error("mesogpu: pair coul/dipole/body: one dipole per type expected");
     if (!p.charge && s.n > 0)
       throw std::runtime_error("mesogpu: pair coul/dipole/body needs the charges");
-    if (s.n > 0) engine.upload_per_atom("q", 1, p.charge);
+    // (every rank, rows or none: the registries of all ranks list the same arrays; the
+    // ghosts' charges are read, so a device rebuild sends them)
+    engine.upload_per_atom("q", 1, p.charge, true);
     s.add_force(std::make_unique<CoulDipoleBodyTerm>(s, p));
   }
 

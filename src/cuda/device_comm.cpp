@@ -147,6 +147,20 @@ void DeviceComm::forward_orientation(Engine &engine)
       });
 }
 
+void DeviceComm::forward_slot(Engine &engine, const std::string &name)
+{
+  using Swap = CommBrickPlan::Swap;
+  forward_swaps(
+      engine, 1, 3,
+      [&](const Swap &s) { engine.copy_slot(name, s.send_offset, s.send_count, s.first_recv); },
+      [&](const Swap &s, double *buf) {
+        engine.pack_slot(name, s.send_offset, s.send_count, buf);
+      },
+      [&](const Swap &s, const double *buf) {
+        engine.unpack_slot(name, s.first_recv, s.recv_count, buf);
+      });
+}
+
 void DeviceComm::reverse(Engine &engine)
 {
   // exchange ipc with the run's reverse area: device to device (reverse_swap_ipc)

@@ -65,6 +65,9 @@ class DeviceComm : protected Pointers {
   // bodies' quaternions: every step without a rebuild, as Comm::forward_comm sends
   // AtomVecDipole's mu and AtomVecEllipsoid's bonus); nothing when the engine has none
   void forward_orientation(mesogpu::cuda::Engine &engine);
+  // the ghosts' values of a per-atom slot whose ghosts are read (Engine::ghost_slots),
+  // after a reneighbouring step on the device
+  void forward_slot(mesogpu::cuda::Engine &engine, const std::string &name);
 
   // the rank of this process among those of its node (MPI_COMM_TYPE_SHARED) and the
   // number of ranks of that node

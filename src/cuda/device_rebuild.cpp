@@ -5,6 +5,7 @@
 
 #include "atom.h"
 #include "atom_vec.h"
+#include "atom_vec_hybrid.h"
 #include "compute.h"
 #include "comm_brick.h"
 #include "comm_brick_plan.h"
@@ -105,33 +106,40 @@ std::string DeviceRebuild::why_host(const Engine &engine) const
   if (comm->mode != Comm::SINGLE) return "comm_modify mode is not single";
   if (CommBrickPlan(lmp).setup_table().bordergroup) return "comm_modify group is set";
   if (atom->firstgroupname) return "atom_modify first is set";
-  // the atom styles whose per-atom data the device moves: the molecular ones whose
-  // topology it carries as rows of atom IDs (owned_topology.h), and those (hybrids
-  // included) whose per-atom values past x, v, tag, type, mask and image are ones it
-  // holds or carries (orientations; upload_carried_columns)
+  // the atom styles whose per-atom data the device moves, each part of a hybrid on its
+  // own: the molecular ones whose topology it carries as rows of atom IDs
+  // (owned_topology.h), and those whose per-atom values past x, v, tag, type, mask and
+  // image are ones it holds or carries (orientations, bodies; upload_carried_columns)
   static const char *const molecular[] = {"bond", "angle", "molecular", "full"};
-  const bool listed = std::any_of(std::begin(molecular), std::end(molecular),
-                                  [&](const char *m) { return strcmp(atom->atom_style, m) == 0; });
-  if (!listed) {
-    static const char *const carried[] = {"radius", "rmass", "omega", "q", "mu", "angmom"};
-    const std::string moves = "(atom styles atomic, sphere, dipole, ellipsoid and their "
-                              "hybrids; bond, angle, molecular, full)";
-    // the ellipsoid bonus: its shape carried, its quaternion the device's bodies
-    const bool ellipsoids = atom->ellipsoid_flag && !atom->superellipsoid_flag &&
-                            !atom->line_flag && !atom->tri_flag && !atom->body_flag &&
-                            engine.has_bodies();
-    if (atom->avec->bonus_flag && !ellipsoids)
-      return std::string("atom style ") + atom->atom_style +
+  static const char *const carried[] = {"radius", "rmass", "omega", "q", "mu", "angmom"};
+  const std::string moves = "(atom styles atomic, sphere, dipole, ellipsoid, bond, angle, "
+                            "molecular, full and their hybrids)";
+  // the ellipsoid bonus: its shape carried, its quaternion the device's bodies
+  const bool ellipsoids = atom->ellipsoid_flag && !atom->superellipsoid_flag &&
+      !atom->line_flag && !atom->tri_flag && !atom->body_flag && engine.has_bodies();
+  std::vector<std::pair<std::string, AtomVec *>> parts;
+  if (auto *hybrid = dynamic_cast<AtomVecHybrid *>(atom->avec))
+    for (int k = 0; k < hybrid->nstyles; k++) parts.emplace_back(hybrid->keywords[k], hybrid->styles[k]);
+  else
+    parts.emplace_back(atom->atom_style, atom->avec);
+  for (const auto &part : parts) {
+    const std::string &name = part.first;
+    const AtomVec *avec = part.second;
+    if (std::any_of(std::begin(molecular), std::end(molecular),
+                    [&](const char *m) { return name == m; }))
+      continue;
+    if (avec->bonus_flag && !(ellipsoids && name == "ellipsoid"))
+      return "atom style " + name +
              " keeps bonus data the device does not move (super-ellipsoids, lines, "
              "triangles, bodies, or ellipsoids without rigid bodies on the device) " +
              moves;
-    if (atom->molecular != Atom::ATOMIC)
-      return std::string("atom style ") + atom->atom_style +
-             " is molecular but not one whose topology the device moves " + moves;
-    for (const auto &field : atom->avec->fields_exchange)
+    if (avec->molecular != Atom::ATOMIC)
+      return "atom style " + name + " is molecular but not one whose topology the device moves " +
+             moves;
+    for (const auto &field : avec->fields_exchange)
       if (std::none_of(std::begin(carried), std::end(carried),
                        [&](const char *c) { return field == c; }))
-        return std::string("atom style ") + atom->atom_style + " has per-atom data '" + field +
+        return "atom style " + name + " has per-atom data '" + field +
                "' the device does not move " + moves;
   }
   if (atom->nextra_grow || atom->nextra_border)
@@ -183,9 +191,11 @@ void DeviceRebuild::run(Engine &engine, DeviceComm &dcomm)
   }
   borders(engine, dcomm);
   // the ghosts' orientations and (comm_modify vel yes) velocities: their records carry x,
-  // tag, type and mask only, so the new plan's forward exchange sends the rest
+  // tag, type, mask (and molecule) only, so the new plan's forward exchange sends the rest
   if (engine.orientation_width()) dcomm.forward_orientation(engine);
   if (comm->ghost_velocity) dcomm.forward_velocities(engine);
+  // and the per-atom values of styles that read the ghosts' (pair coul/dipole/body: q)
+  for (const auto &name : engine.ghost_slots()) dcomm.forward_slot(engine, name);
   if (timing) timing->mark(RankTiming::REB_BORDERS);
   // molecular atoms: the bonded and special lists of the new rows from the atom IDs that
   // moved with the atoms (a partner that is no row: an error naming both atoms)
