@@ -517,8 +517,9 @@ namespace cuda {
     // the concatenated send lists of the swaps (CommBrickPlan::send_index(), rows)
     void set_ghost_plan(const std::vector<int> &send_index);
     // forward exchange, one swap: positions of rows send_index[offset .. offset + count)
-    // (plus shift when shifted, as AtomVec::pack_comm adds it) into buf (host, 3 count
-    // doubles x y z per atom); the received ones into rows first .. first + count; a swap
+    // (plus shift when shifted, as AtomVec::pack_comm adds it) into buf (host,
+    // forward_width() count doubles: x y z per atom, then the other forwarded values per
+    // atom, see forward_width); the received ones into rows first .. first + count; a swap
     // with this rank itself stays on the device
     void pack_positions(int offset, int count, const double shift[3], bool shifted, double *buf);
     void unpack_positions(int first, int count, const double *buf);
@@ -528,23 +529,15 @@ namespace cuda {
     void pack_forces(int first, int count, double *buf);
     void unpack_add_forces(int offset, int count, const double *buf);
     void copy_add_forces(int first, int count, int offset);
-    // forward exchange of velocities (comm_modify vel yes: pair dpd/cuda reads ghosts'
-    // v), one swap, as positions but without a shift (AtomVec::pack_comm_vel without fix
-    // deform's remap v): v of rows send_index[offset .. offset + count) into buf (3 count
-    // doubles), the received ones into rows first .. first + count
-    void pack_velocities(int offset, int count, double *buf);
-    void unpack_velocities(int first, int count, const double *buf);
-    void copy_velocities(int offset, int count, int first);
-    // forward exchange of orientations (oriented particles: the unit vector n, as
-    // AtomVecDipole's comm of mu; single-site rigid bodies: the quaternion, as
-    // AtomVecEllipsoid's comm of its bonus), one swap, without a shift: orientation_width()
-    // doubles per atom (3 with orientations, + 4 with bodies; 0: nothing to send); the
-    // received ones into rows first .. first + count, with the packed copies the pair
-    // kernels read. |mu| and which atoms have a body come with the ghosts at each rebuild.
-    int orientation_width() const;
-    void pack_orientation(int offset, int count, double *buf);
-    void unpack_orientation(int first, int count, const double *buf);
-    void copy_orientation(int offset, int count, int first);
+    // doubles per atom of the forward exchange: x y z, then with the positions in one
+    // message, after the count atoms' positions: the orientations (oriented particles: the
+    // unit vector n, as AtomVecDipole's comm of mu, 3 values; single-site rigid bodies: the
+    // quaternion, as AtomVecEllipsoid's comm of its bonus, 4), then the velocities (3) when
+    // a force term reads the ghosts' (pair dpd/cuda; AtomVec::pack_comm_vel without fix
+    // deform's remap v). The received values go into the ghost rows with the packed copies
+    // the pair kernels read. |mu| and which atoms have a body come with the ghosts at each
+    // rebuild (an atom is oriented where its n is not zero).
+    int forward_width() const;
     // page-locked host staging for the swaps (cudaHostAlloc; the engine owns and frees
     // it): buffer `which` (0 send, 1 receive) of at least count doubles, grown on demand
     // (old contents not kept; earlier pointers invalid after a growth). pack_* return

@@ -706,11 +706,9 @@ void VerletCuda::run(int n)
           device_forces_begin(eflag, vflag, true);
           forces_begun = true;
         }
-        if (multi_rank) device_comm->forward(*engine);    // ghosts' positions
-        // and orientations (unit vectors, quaternions) after the integrator's drift
-        if (multi_rank && engine->orientation_width()) device_comm->forward_orientation(*engine);
-        // and velocities (comm_modify vel yes), after the integrator's first half
-        if (multi_rank && comm->ghost_velocity) device_comm->forward_velocities(*engine);
+        // ghosts' positions, with their orientations (unit vectors, quaternions) after the
+        // integrator's drift and their velocities (pair dpd/cuda) after its first half
+        if (multi_rank) device_comm->forward(*engine);
         neighbor->ago++;
       }
 

@@ -228,6 +228,15 @@ namespace cuda {
     DeviceArray<real4> quat_packed;
     bool have_bodies = false;
     bool have_torque() const { return have_orient || have_bodies; }
+    // the forward exchange's doubles per atom past x y z (Engine::forward_width): n with
+    // orientations, q with bodies, v where a force term reads the ghosts' velocities
+    int forward_extra_width() const
+    {
+      int w = (have_orient ? 3 : 0) + (have_bodies ? 4 : 0);
+      for (const auto &t : forces)
+        if (t->reads_ghost_velocities()) return w + 3;
+      return w;
+    }
     void pack_bodies();
     // fix nve|nvt/rigid/single/cuda (integrate/rigid_single.cu): 3 (ntypes + 1) moments,
     // the axis of a zero moment per type (-1: none), the scheme

@@ -161,6 +161,17 @@ namespace cuda {
     }
 
   }    // namespace
+
+  namespace detail {
+    // the forward exchange's values past the positions of `count` atoms (rows send[k], or
+    // the new ghost rows first + k), packed at / read from `out`/`in` (core/ghosts_oriented.cu)
+    void pack_forward_extras(Engine::Impl &s, const int *send, int count, double *out,
+                             cudaStream_t stream);
+    void unpack_forward_extras(Engine::Impl &s, int first, int count, const double *in,
+                               cudaStream_t stream);
+    void copy_forward_extras(Engine::Impl &s, const int *send, int count, int first,
+                             cudaStream_t stream);
+  }    // namespace detail
 }    // namespace cuda
 }    // namespace mesogpu
 

@@ -91,12 +91,16 @@ namespace cuda {
   {
     Impl &s = *impl;
     check_send(s, offset, count, "pack_positions");
-    const size_t len = 3 * (size_t) count;
+    const size_t len = (size_t) forward_width() * count;
     if (count > 0) {
+      double *target = pack_target(s, buf, len);
       pack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(
           count, s.comm_send.get() + offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
-          make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, pack_target(s, buf, len));
+          make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, target);
       MESOGPU_CUDA_LAUNCH_CHECK();
+      // orientations, velocities after the positions (core/ghosts_oriented.cu)
+      detail::pack_forward_extras(s, s.comm_send.get() + offset, count, target + 3 * (size_t) count,
+                          s.xstream);
     }
     finish_pack(s, buf, len, s.xstream);
   }
@@ -106,10 +110,11 @@ namespace cuda {
     Impl &s = *impl;
     check_rows(s, first, count, "unpack_positions");
     if (count == 0) return;
-    const double *src = unpack_source(s, buf, 3 * (size_t) count, s.xstream);
+    const double *src = unpack_source(s, buf, (size_t) forward_width() * count, s.xstream);
     unpack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(
         count, first, src, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
+    detail::unpack_forward_extras(s, first, count, src + 3 * (size_t) count, s.xstream);
   }
 
   void Engine::copy_positions(int offset, int count, const double shift[3], bool shifted, int first)
@@ -122,6 +127,7 @@ namespace cuda {
         count, s.comm_send.get() + offset, first, s.x[0].get(), s.x[1].get(), s.x[2].get(),
         make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
+    detail::copy_forward_extras(s, s.comm_send.get() + offset, count, first, s.xstream);
   }
 
   void Engine::pack_forces(int first, int count, double *buf)
@@ -156,44 +162,6 @@ namespace cuda {
     if (count == 0) return;
     copy_add_forces_kernel<<<blocks(count), BLOCK>>>(count, first, s.comm_send.get() + offset,
                                                      s.f[0].get(), s.f[1].get(), s.f[2].get());
-    MESOGPU_CUDA_LAUNCH_CHECK();
-  }
-
-  void Engine::pack_velocities(int offset, int count, double *buf)
-  {
-    Impl &s = *impl;
-    check_send(s, offset, count, "pack_velocities");
-    const size_t len = 3 * (size_t) count;
-    if (count > 0) {
-      // the same kernels as the positions, without shift and without the packed copy
-      pack_xyz_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, s.v[0].get(),
-                                                s.v[1].get(), s.v[2].get(), make_double3(0, 0, 0),
-                                                0, pack_target(s, buf, len));
-      MESOGPU_CUDA_LAUNCH_CHECK();
-    }
-    finish_pack(s, buf, len, 0);
-  }
-
-  void Engine::unpack_velocities(int first, int count, const double *buf)
-  {
-    Impl &s = *impl;
-    check_rows(s, first, count, "unpack_velocities");
-    if (count == 0) return;
-    const double *src = unpack_source(s, buf, 3 * (size_t) count, 0);
-    unpack_xyz_kernel<<<blocks(count), BLOCK>>>(count, first, src, s.v[0].get(), s.v[1].get(),
-                                                s.v[2].get(), nullptr);
-    MESOGPU_CUDA_LAUNCH_CHECK();
-  }
-
-  void Engine::copy_velocities(int offset, int count, int first)
-  {
-    Impl &s = *impl;
-    check_send(s, offset, count, "copy_velocities");
-    check_rows(s, first, count, "copy_velocities");
-    if (count == 0) return;
-    copy_xyz_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, first,
-                                              s.v[0].get(), s.v[1].get(), s.v[2].get(),
-                                              make_double3(0, 0, 0), 0, nullptr);
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

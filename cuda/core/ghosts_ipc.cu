@@ -1,4 +1,5 @@
-/* mesogpu: the forward exchange of ghost positions, and the reverse exchange of the ghosts'
+/* mesogpu: the forward exchange of ghost positions (with the orientations and velocities
+ * that travel with them, engine.h forward_width), and the reverse exchange of the ghosts'
  * bonded forces, through CUDA IPC (run_style verlet/cuda exchange ipc; see engine.h,
  * "forward positions through CUDA IPC"). The reverse exchange has its own area and the
  * same steps, with the kernels of pack_forces and unpack_add_forces. Each rank exports one
@@ -73,28 +74,30 @@ namespace cuda {
     // an empty swap: every kernel queued before (this rank's unpacks from its own areas
     // included) has finished when the token goes out
     void send_packed_to_peer(const Engine::Impl &s, void *peer, size_t peer_offset, int count,
-                             cudaStream_t stream = 0)
+                             int width, cudaStream_t stream = 0)
     {
       // cudaMemcpyDefault: unified addressing tells the copy which device holds each side
       // (the partner's GPU, over NVLink or PCIe, or this one)
       if (count > 0)
         MESOGPU_CUDA_CALL(cudaMemcpyAsync(static_cast<double *>(peer) + peer_offset,
-                                          s.comm_buf.get(), 3 * (size_t) count * sizeof(double),
+                                          s.comm_buf.get(),
+                                          (size_t) width * count * sizeof(double),
                                           cudaMemcpyDefault, stream));
       MESOGPU_CUDA_CALL(cudaStreamSynchronize(stream));
     }
 
-    // comm_buf large enough for `count` atoms (a partner area to copy into is needed)
-    double *pack_buffer(Engine::Impl &s, int count, const void *peer, const char *what)
+    // comm_buf large enough for `count` atoms of `width` doubles (a partner area to copy
+    // into is needed)
+    double *pack_buffer(Engine::Impl &s, int count, int width, const void *peer, const char *what)
     {
       if (!peer) throw std::logic_error(std::string("mesogpu: ") + what + ": no partner area");
-      return staging_buffer(s, 3 * (size_t) count);
+      return staging_buffer(s, (size_t) width * count);
     }
 
-    // `count` atoms at area_offset doubles lie inside this rank's area of `cap` doubles
-    void check_area(size_t area_offset, int count, size_t cap, const char *what)
+    // `count` atoms of `width` doubles at area_offset lie inside this rank's area of `cap`
+    void check_area(size_t area_offset, int count, int width, size_t cap, const char *what)
     {
-      if (area_offset + 3 * (size_t) count > cap)
+      if (area_offset + (size_t) width * count > cap)
         throw std::logic_error(std::string("mesogpu: ") + what + ": " + std::to_string(count) +
                                " atoms at " + std::to_string(area_offset) +
                                " outside the area of " + std::to_string(cap) + " doubles");
@@ -154,14 +157,18 @@ namespace cuda {
   {
     Impl &s = *impl;
     check_send(s, offset, count, "pack_positions_to_peer");
+    const int width = forward_width();
     if (count > 0) {
-      double *buf = pack_buffer(s, count, peer, "pack_positions_to_peer");
+      double *buf = pack_buffer(s, count, width, peer, "pack_positions_to_peer");
       pack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(
           count, s.comm_send.get() + offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
           make_double3(shift[0], shift[1], shift[2]), shifted ? 1 : 0, buf);
       MESOGPU_CUDA_LAUNCH_CHECK();
+      // orientations, velocities after the positions (core/ghosts_oriented.cu)
+      detail::pack_forward_extras(s, s.comm_send.get() + offset, count, buf + 3 * (size_t) count,
+                                  s.xstream);
     }
-    send_packed_to_peer(s, peer, peer_offset, count, s.xstream);
+    send_packed_to_peer(s, peer, peer_offset, count, width, s.xstream);
   }
 
   void Engine::pack_forces_to_peer(int first, int count, void *peer, size_t peer_offset)
@@ -169,12 +176,12 @@ namespace cuda {
     Impl &s = *impl;
     check_rows(s, first, count, "pack_forces_to_peer");
     if (count > 0) {
-      double *buf = pack_buffer(s, count, peer, "pack_forces_to_peer");
+      double *buf = pack_buffer(s, count, 3, peer, "pack_forces_to_peer");
       pack_forces_kernel<<<blocks(count), BLOCK>>>(count, first, s.f[0].get(), s.f[1].get(),
                                                    s.f[2].get(), buf);
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
-    send_packed_to_peer(s, peer, peer_offset, count);
+    send_packed_to_peer(s, peer, peer_offset, count, 3);
   }
 
   void Engine::unpack_add_forces_from_ipc(int offset, int count, size_t area_offset)
@@ -182,7 +189,7 @@ namespace cuda {
     Impl &s = *impl;
     check_send(s, offset, count, "unpack_add_forces_from_ipc");
     if (count == 0) return;
-    check_area(area_offset, count, s.ipc_reverse_cap, "unpack_add_forces_from_ipc");
+    check_area(area_offset, count, 3, s.ipc_reverse_cap, "unpack_add_forces_from_ipc");
     unpack_add_forces_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset,
                                                        s.ipc_reverse.get() + area_offset,
                                                        s.f[0].get(), s.f[1].get(), s.f[2].get());
@@ -194,11 +201,12 @@ namespace cuda {
     Impl &s = *impl;
     check_rows(s, first, count, "unpack_positions_from_ipc");
     if (count == 0) return;
-    check_area(area_offset, count, s.ipc_cap, "unpack_positions_from_ipc");
+    check_area(area_offset, count, forward_width(), s.ipc_cap, "unpack_positions_from_ipc");
+    const double *in = s.ipc_recv.get() + area_offset;
     unpack_xyz_kernel<<<blocks(count), BLOCK, 0, s.xstream>>>(
-        count, first, s.ipc_recv.get() + area_offset, s.x[0].get(), s.x[1].get(), s.x[2].get(),
-        s.pos.get());
+        count, first, in, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
+    detail::unpack_forward_extras(s, first, count, in + 3 * (size_t) count, s.xstream);
   }
 
 }    // namespace cuda

@@ -1,13 +1,16 @@
-/* mesogpu: the forward exchange of orientations on several MPI ranks (engine.h,
- * pack_orientation): each step the ghosts take their owners' orientation, as LAMMPS's
- * Comm::forward_comm sends AtomVecDipole's mu (the unit vector n here) and
- * AtomVecEllipsoid's bonus quaternion. One record per atom: n (3 doubles) when the engine
- * has orientations, then q (4 doubles) when it has bodies. The receiving rows also get the
- * packed copies the oriented pair kernels read (orient_packed, quat_packed), with the same
- * arithmetic as the upload (core/orientation.cu) and pack_bodies (core/bodies.cu); an
- * atom is oriented where its n is not zero. The ghosts' |mu| and angular velocities stay
- * as the rebuild left them: no kernel reads a ghost's |mu|, omega or angmom. The messages
- * themselves are the host's (src/cuda/device_comm.cpp, DeviceComm::forward_orientation). */
+/* mesogpu: the values the forward exchange sends with the ghosts' positions on several
+ * MPI ranks (engine.h, forward_width): each step the ghosts take their owners'
+ * orientation, as LAMMPS's Comm::forward_comm sends AtomVecDipole's mu (the unit vector n
+ * here) and AtomVecEllipsoid's bonus quaternion, and their velocities where a force term
+ * reads them (pair dpd/cuda; AtomVec::pack_comm_vel). In a swap's message, after the count
+ * atoms' positions (core/ghosts.cu, core/ghosts_ipc.cu): one orientation record per atom
+ * (n, 3 doubles, with orientations; then q, 4, with bodies), then v (3 per atom). The
+ * receiving rows also get the packed copies the oriented pair kernels read (orient_packed,
+ * quat_packed), with the same arithmetic as the upload (core/orientation.cu) and
+ * pack_bodies (core/bodies.cu); an atom is oriented where its n is not zero. The ghosts'
+ * |mu| and angular velocities stay as the rebuild left them: no kernel reads a ghost's
+ * |mu|, omega or angmom. One message per swap for all of them (was: one exchange each,
+ * three for DPD or the triblock particles with comm_modify vel yes). */
 
 #include "core/engine_impl.cuh"
 #include "core/ghost_kernels.cuh"
@@ -116,53 +119,75 @@ namespace cuda {
                                std::to_string(n) + " owned atoms and ghosts");
     }
 
+    bool sends_velocities(const Engine::Impl &s)
+    {
+      return s.forward_extra_width() > (s.have_orient ? 3 : 0) + (s.have_bodies ? 4 : 0);
+    }
+
   }    // namespace
 
-  int Engine::orientation_width() const
+  int Engine::forward_width() const
   {
-    return (impl->have_orient ? 3 : 0) + (impl->have_bodies ? 4 : 0);
+    return 3 + impl->forward_extra_width();
   }
 
-  void Engine::pack_orientation(int offset, int count, double *buf)
-  {
-    Impl &s = *impl;
-    check_send(s, offset, count, "pack_orientation");
-    const OrientRows r = orient_rows(s);
-    const size_t len = (size_t) r.width * count;
-    if (len > 0) {
-      check_sizes(s, "pack_orientation");
-      pack_orientation_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, r,
-                                                        pack_target(s, buf, len));
-      MESOGPU_CUDA_LAUNCH_CHECK();
+  namespace detail {
+
+    void pack_forward_extras(Engine::Impl &s, const int *send, int count, double *out,
+                             cudaStream_t stream)
+    {
+      if (count <= 0) return;
+      const OrientRows r = orient_rows(s);
+      if (r.width > 0) {
+        check_sizes(s, "pack_positions");
+        pack_orientation_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, send, r, out);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+      }
+      if (sends_velocities(s)) {
+        pack_xyz_kernel<<<blocks(count), BLOCK, 0, stream>>>(
+            count, send, s.v[0].get(), s.v[1].get(), s.v[2].get(), make_double3(0, 0, 0), 0,
+            out + (size_t) r.width * count);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+      }
     }
-    // as pack_positions: returns with buf filled and every earlier copy from a receive
-    // buffer finished (it is written next)
-    finish_pack(s, buf, len, 0);
-  }
 
-  void Engine::unpack_orientation(int first, int count, const double *buf)
-  {
-    Impl &s = *impl;
-    check_rows(s, first, count, "unpack_orientation");
-    const OrientRows r = orient_rows(s);
-    if (count == 0 || r.width == 0) return;
-    check_sizes(s, "unpack_orientation");
-    const double *src = unpack_source(s, buf, (size_t) r.width * count, 0);
-    unpack_orientation_kernel<<<blocks(count), BLOCK>>>(count, first, src, r);
-    MESOGPU_CUDA_LAUNCH_CHECK();
-  }
+    void unpack_forward_extras(Engine::Impl &s, int first, int count, const double *in,
+                               cudaStream_t stream)
+    {
+      if (count <= 0) return;
+      const OrientRows r = orient_rows(s);
+      if (r.width > 0) {
+        check_sizes(s, "unpack_positions");
+        unpack_orientation_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, first, in, r);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+      }
+      if (sends_velocities(s)) {
+        unpack_xyz_kernel<<<blocks(count), BLOCK, 0, stream>>>(
+            count, first, in + (size_t) r.width * count, s.v[0].get(), s.v[1].get(), s.v[2].get(),
+            nullptr);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+      }
+    }
 
-  void Engine::copy_orientation(int offset, int count, int first)
-  {
-    Impl &s = *impl;
-    check_send(s, offset, count, "copy_orientation");
-    check_rows(s, first, count, "copy_orientation");
-    const OrientRows r = orient_rows(s);
-    if (count == 0 || r.width == 0) return;
-    check_sizes(s, "copy_orientation");
-    copy_orientation_kernel<<<blocks(count), BLOCK>>>(count, s.comm_send.get() + offset, first, r);
-    MESOGPU_CUDA_LAUNCH_CHECK();
-  }
+    void copy_forward_extras(Engine::Impl &s, const int *send, int count, int first,
+                             cudaStream_t stream)
+    {
+      if (count <= 0) return;
+      const OrientRows r = orient_rows(s);
+      if (r.width > 0) {
+        check_sizes(s, "copy_positions");
+        copy_orientation_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, send, first, r);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+      }
+      if (sends_velocities(s)) {
+        copy_xyz_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, send, first, s.v[0].get(),
+                                                             s.v[1].get(), s.v[2].get(),
+                                                             make_double3(0, 0, 0), 0, nullptr);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+      }
+    }
+
+  }    // namespace detail
 
 }    // namespace cuda
 }    // namespace mesogpu

@@ -81,6 +81,8 @@ namespace cuda {
       virtual bool active(const Engine::Impl &) const { return true; }
       // reads orientations and writes torques
       virtual bool makes_torque() const { return false; }
+      // reads the ghosts' velocities (the forward exchange sends them)
+      virtual bool reads_ghost_velocities() const { return false; }
       // honours ForceStep::rows and ::stream (a pair term of launch_pair_kernel): its
       // forces on an atom read only the atom's neighbours' positions (and velocities)
       virtual bool takes_rows() const { return false; }

@@ -101,8 +101,9 @@ void DeviceComm::forward(Engine &engine)
     return;
   }
   using Swap = CommBrickPlan::Swap;
+  // (with the positions: orientations, velocities where they are read; Engine::forward_width)
   forward_swaps(
-      engine, 3, 0,
+      engine, engine.forward_width(), 0,
       [&](const Swap &s) {
         double d[3];
         plan.shift(s, d);
@@ -117,34 +118,6 @@ void DeviceComm::forward(Engine &engine)
         engine.unpack_positions(s.first_recv, s.recv_count, buf);
       });
   engine.join_exchange();    // what follows on the default stream (velocities) waits for it
-}
-
-void DeviceComm::forward_velocities(Engine &engine)
-{
-  using Swap = CommBrickPlan::Swap;
-  forward_swaps(
-      engine, 3, 1,
-      [&](const Swap &s) { engine.copy_velocities(s.send_offset, s.send_count, s.first_recv); },
-      [&](const Swap &s, double *buf) { engine.pack_velocities(s.send_offset, s.send_count, buf); },
-      [&](const Swap &s, const double *buf) {
-        engine.unpack_velocities(s.first_recv, s.recv_count, buf);
-      });
-}
-
-void DeviceComm::forward_orientation(Engine &engine)
-{
-  using Swap = CommBrickPlan::Swap;
-  const int w = engine.orientation_width();
-  if (w == 0) return;
-  forward_swaps(
-      engine, w, 2,
-      [&](const Swap &s) { engine.copy_orientation(s.send_offset, s.send_count, s.first_recv); },
-      [&](const Swap &s, double *buf) {
-        engine.pack_orientation(s.send_offset, s.send_count, buf);
-      },
-      [&](const Swap &s, const double *buf) {
-        engine.unpack_orientation(s.first_recv, s.recv_count, buf);
-      });
 }
 
 void DeviceComm::forward_slot(Engine &engine, const std::string &name)
@@ -254,7 +227,7 @@ void DeviceComm::check_styles(LAMMPS *lmp, bool host_lists)
                  ifix->id, ifix->style, nprocs, mesogpu::several_ranks_style_names("fix"));
   }
   // oriented particles and single-site rigid bodies: their orientations go to the ghosts
-  // at each rebuild and every step (forward_orientation); each pair style and fix that
+  // at each rebuild and every step (with the positions, forward()); each pair style and fix that
   // reads or moves them says for itself whether it runs on several ranks (above)
   if (host_lists)
     error->all(FLERR, "run_style verlet/cuda: a compute or fix with its own neighbour list (rdf, "

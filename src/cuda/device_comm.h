@@ -54,17 +54,13 @@ class DeviceComm : protected Pointers {
   // holds none)
   void take_plan(mesogpu::cuda::Engine &engine, std::vector<CommBrickPlan::Swap> swaps,
                  int send_total);
-  // ghosts' positions from their owners (every step without a rebuild)
+  // ghosts' positions from their owners (every step without a rebuild), and in the same
+  // messages their orientations (oriented particles' unit vectors, rigid bodies'
+  // quaternions, as Comm::forward_comm sends AtomVecDipole's mu and AtomVecEllipsoid's
+  // bonus) and their velocities where a force term reads them (Engine::forward_width)
   void forward(mesogpu::cuda::Engine &engine);
   // ghost rows' forces added to their owners' rows
   void reverse(mesogpu::cuda::Engine &engine);
-  // ghosts' velocities from their owners (comm_modify vel yes: every step without a
-  // rebuild, after forward(), as Comm::forward_comm sends x and v together)
-  void forward_velocities(mesogpu::cuda::Engine &engine);
-  // ghosts' orientations from their owners (oriented particles' unit vectors, rigid
-  // bodies' quaternions: every step without a rebuild, as Comm::forward_comm sends
-  // AtomVecDipole's mu and AtomVecEllipsoid's bonus); nothing when the engine has none
-  void forward_orientation(mesogpu::cuda::Engine &engine);
   // the ghosts' values of a per-atom slot whose ghosts are read (Engine::ghost_slots),
   // after a reneighbouring step on the device
   void forward_slot(mesogpu::cuda::Engine &engine, const std::string &name);

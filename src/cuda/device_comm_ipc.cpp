@@ -33,8 +33,9 @@
    the areas of different swaps do not overlap. Self swaps stay device copies.
 
    The reverse exchange of the ghosts' bonded forces (newton_bond on) goes the same way
-   with a second area per rank (reverse_swap_ipc, at the end of this file). Velocities
-   (comm_modify vel yes) and orientations stay on the host path. */
+   with a second area per rank (reverse_swap_ipc, at the end of this file). Orientations and
+   the velocities a force term reads travel in the same messages as the positions
+   (Engine::forward_width). */
 
 #include "device_comm.h"
 
@@ -135,15 +136,17 @@ void DeviceComm::ipc_plan(Engine &engine)
       code = std::max<int>(code, IPC_OTHER_NODE);
   }
 
-  // this rank's area: the swaps' received positions one after another
+  // this rank's area: the swaps' received positions (and what travels with them,
+  // Engine::forward_width) one after another
   recv_offset.assign(nswap, 0);
   peer_offset.assign(nswap, 0);
   peer_area.assign(nswap, nullptr);
+  const size_t width = engine.forward_width();
   size_t total = 0;
   for (int k = 0; k < nswap; k++) {
     if (swaps[k].send_proc == me) continue;
     recv_offset[k] = total;
-    total += 3 * (size_t) swaps[k].recv_count;
+    total += width * (size_t) swaps[k].recv_count;
   }
   // with a reverse exchange: this rank's reverse area, the forces of the atoms it sends
   // in each swap coming back

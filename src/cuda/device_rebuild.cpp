@@ -190,10 +190,10 @@ void DeviceRebuild::run(Engine &engine, DeviceComm &dcomm)
     if (timing) timing->mark(RankTiming::REB_SORT);
   }
   borders(engine, dcomm);
-  // the ghosts' orientations and (comm_modify vel yes) velocities: their records carry x,
-  // tag, type, mask (and molecule) only, so the new plan's forward exchange sends the rest
-  if (engine.orientation_width()) dcomm.forward_orientation(engine);
-  if (comm->ghost_velocity) dcomm.forward_velocities(engine);
+  // the ghosts' orientations and the velocities a force term reads: their records carry
+  // x, tag, type, mask (and molecule) only, so the new plan's forward exchange sends them
+  // (with the positions again, the same values)
+  if (engine.forward_width() > 3) dcomm.forward(engine);
   // and the per-atom values of styles that read the ghosts' (pair coul/dipole/body: q)
   for (const auto &name : engine.ghost_slots()) dcomm.forward_slot(engine, name);
   if (timing) timing->mark(RankTiming::REB_BORDERS);
