@@ -13,6 +13,7 @@
 #include "cuda/device_topology_sync.h"
 #include "cuda/gpu_choice.h"
 #include "cuda/owned_topology.h"
+#include "cuda/device_style_util.h"
 #include "cuda/device_styles.h"
 #include "cuda/pair_hybrid_cuda.h"
 #include "cuda/rank_timing.h"
@@ -278,10 +279,8 @@ void VerletCuda::upload()
       // differences, no minimum image (a rank may hold several images of one atom), no
       // wrap; the host's exchange and borders move atoms between ranks at each rebuild
       double lo[3], hi[3];
+      device_util::engine_box(lmp, lo, hi);
       for (int d = 0; d < 3; d++) {
-        const double grow = comm->cutghost[d] + neighbor->skin + 1e-6 * domain->prd[d];
-        lo[d] = domain->sublo[d] - grow;
-        hi[d] = domain->subhi[d] + grow;
         bnd.boundary[d][0] = bnd.boundary[d][1] = 1;
         bnd.small[d] = 0.0;
       }

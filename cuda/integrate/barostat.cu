@@ -153,18 +153,20 @@ namespace cuda {
       a.new_lo[d] = new_lo[d];
       a.new_h[d] = new_h[d];
     }
-    if (s.n == 0) return;
-    remap_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.x[0].get(), s.x[1].get(),
-                                         s.x[2].get(), a, s.pos.get());
+    // owned atoms (LAMMPS's FixNH::remap: the ghosts take their owners' new positions from
+    // the next forward exchange or rebuild)
+    if (s.nlocal == 0) return;
+    remap_kernel<<<blocks(s.nlocal), BLOCK>>>(s.nlocal, s.mask.get(), groupbit, s.x[0].get(),
+                                              s.x[1].get(), s.x[2].get(), a, s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
   void Engine::nh_v_press(int groupbit, const double factor[3])
   {
     Impl &s = *impl;
-    if (s.n == 0) return;
-    nh_v_press_kernel<<<blocks(s.n), BLOCK>>>(
-        s.n, s.mask.get(), groupbit, s.v[0].get(), s.v[1].get(), s.v[2].get(),
+    if (s.nlocal == 0) return;
+    nh_v_press_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.mask.get(), groupbit, s.v[0].get(), s.v[1].get(), s.v[2].get(),
         static_cast<acc>(factor[0]), static_cast<acc>(factor[1]), static_cast<acc>(factor[2]));
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
@@ -172,21 +174,21 @@ namespace cuda {
   void Engine::nve_v(double dtf, int groupbit)
   {
     Impl &s = *impl;
-    if (s.n == 0) return;
-    nh_nve_v_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.type.get(), s.mass.get(),
-                                            s.rmass_ptr(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
-                                            s.f[0].get(), s.f[1].get(), s.f[2].get(),
-                                            static_cast<acc>(dtf));
+    if (s.nlocal == 0) return;
+    nh_nve_v_kernel<<<blocks(s.nlocal), BLOCK>>>(s.nlocal, s.mask.get(), groupbit, s.type.get(),
+                                                 s.mass.get(), s.rmass_ptr(), s.v[0].get(),
+                                                 s.v[1].get(), s.v[2].get(), s.f[0].get(),
+                                                 s.f[1].get(), s.f[2].get(), static_cast<acc>(dtf));
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
   void Engine::nve_x(double dtv, int groupbit)
   {
     Impl &s = *impl;
-    if (s.n == 0) return;
-    nh_nve_x_kernel<<<blocks(s.n), BLOCK>>>(s.n, s.mask.get(), groupbit, s.x[0].get(), s.x[1].get(),
-                                            s.x[2].get(), s.v[0].get(), s.v[1].get(), s.v[2].get(),
-                                            static_cast<acc>(dtv), s.pos.get());
+    if (s.nlocal == 0) return;
+    nh_nve_x_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.mask.get(), groupbit, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.v[0].get(),
+        s.v[1].get(), s.v[2].get(), static_cast<acc>(dtv), s.pos.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

@@ -70,18 +70,16 @@ std::vector<CarriedColumn> carried_columns(Atom *atom, bool oriented, bool bodie
   if (atom->rmass_flag) c.push_back({"rmass", atom->rmass, 1});
   // (molecular styles: the topology rows carry the charges)
   if (atom->q_flag && atom->molecular == Atom::ATOMIC) c.push_back({"q", atom->q, 1});
-  // mu as LAMMPS holds it (x, y, z, |mu|); an oriented atom's x, y, z from the device's n
-  if (atom->mu_flag)
-    for (int k = 0; k < 4; k++)
-      c.push_back({std::string("mu") + "xyzl"[k], atom -> mu ? atom -> mu[0] + k : nullptr, 4});
-  if (atom->omega_flag && !oriented)
-    for (int k = 0; k < 3; k++)
-      c.push_back(
-          {std::string("omega") + "xyz"[k], atom -> omega ? atom -> omega[0] + k : nullptr, 3});
-  if (atom->angmom_flag && !bodies)
-    for (int k = 0; k < 3; k++)
-      c.push_back(
-          {std::string("angmom") + "xyz"[k], atom -> angmom ? atom -> angmom[0] + k : nullptr, 3});
+  // mu as LAMMPS holds it (x, y, z, |mu|); an oriented atom's x, y, z from the device's n;
+  // omega and angmom where the device holds none
+  auto columns = [&c](const char *stem, const char *axes, double **a) {
+    const int width = static_cast<int>(strlen(axes));
+    for (int k = 0; k < width; k++)
+      c.push_back({std::string(stem) + axes[k], a ? a[0] + k : nullptr, width});
+  };
+  if (atom->mu_flag) columns("mu", "xyzl", atom->mu);
+  if (atom->omega_flag && !oriented) columns("omega", "xyz", atom->omega);
+  if (atom->angmom_flag && !bodies) columns("angmom", "xyz", atom->angmom);
   return c;
 }
 }    // namespace
@@ -99,8 +97,11 @@ std::string DeviceRebuild::why_host(const Engine &engine) const
 {
   if (domain->triclinic) return "the box is triclinic";
   // (fix balance moves only the subdomains, box_change_domain: its own steps go through
-  // the host, and the device path reads the subdomains at each rebuild)
-  if (domain->box_change_size || domain->box_change_shape) return "the box changes during the run";
+  // the host, and the device path reads the subdomains at each rebuild; a barostat's new
+  // box and subdomains are the host's at each step, so a rebuild reads them too)
+  if (domain->box_change_shape) return "the box changes its shape during the run";
+  if (domain->nonperiodic == 2)
+    return "shrink-wrapped boundaries (the box follows the atoms at each rebuild)";
   if (!dynamic_cast<CommBrick *>(comm) || comm->style != Comm::BRICK)
     return "comm_style is not brick";
   if (comm->mode != Comm::SINGLE) return "comm_modify mode is not single";
@@ -115,11 +116,12 @@ std::string DeviceRebuild::why_host(const Engine &engine) const
   const std::string moves = "(atom styles atomic, sphere, dipole, ellipsoid, bond, angle, "
                             "molecular, full and their hybrids)";
   // the ellipsoid bonus: its shape carried, its quaternion the device's bodies
-  const bool ellipsoids = atom->ellipsoid_flag && !atom->superellipsoid_flag &&
-      !atom->line_flag && !atom->tri_flag && !atom->body_flag && engine.has_bodies();
+  const bool ellipsoids = atom->ellipsoid_flag && !atom->superellipsoid_flag && !atom->line_flag &&
+                          !atom->tri_flag && !atom->body_flag && engine.has_bodies();
   std::vector<std::pair<std::string, AtomVec *>> parts;
   if (auto *hybrid = dynamic_cast<AtomVecHybrid *>(atom->avec))
-    for (int k = 0; k < hybrid->nstyles; k++) parts.emplace_back(hybrid->keywords[k], hybrid->styles[k]);
+    for (int k = 0; k < hybrid->nstyles; k++)
+      parts.emplace_back(hybrid->keywords[k], hybrid->styles[k]);
   else
     parts.emplace_back(atom->atom_style, atom->avec);
   for (const auto &part : parts) {
@@ -168,6 +170,9 @@ std::string DeviceRebuild::why_host(const Engine &engine) const
 
 void DeviceRebuild::run(Engine &engine, DeviceComm &dcomm)
 {
+  // a box that changes during the run (a barostat): CommBrick's slabs and swaps of the
+  // current subdomains, as Verlet calls comm->setup() on reneighbouring steps
+  if (domain->box_change) comm->setup();
   engine.wrap_owned(domain->boxlo, domain->boxhi, domain->periodicity);
   if (timing) timing->mark(RankTiming::REB_WRAP);
   exchange(engine);

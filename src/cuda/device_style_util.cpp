@@ -7,10 +7,12 @@
 #include "atom.h"
 #include "comm.h"
 #include "compute.h"
+#include "domain.h"
 #include "engine.h"
 #include "forces/bonded_builtin.h"
 #include "error.h"
 #include "fix.h"
+#include "neighbor.h"
 #include "update.h"
 
 #include <cstring>
@@ -36,6 +38,21 @@ bool device_util::is_plain_temp(const Compute *c)
 bool device_util::resident_run(LAMMPS *lmp)
 {
   return lmp->update->whichflag == 1 && DeviceContext::current(lmp);
+}
+
+void device_util::engine_box(LAMMPS *lmp, double lo[3], double hi[3])
+{
+  const Domain *domain = lmp->domain;
+  for (int d = 0; d < 3; d++) {
+    if (lmp->comm->nprocs == 1) {
+      lo[d] = domain->boxlo[d];
+      hi[d] = domain->boxhi[d];
+      continue;
+    }
+    const double grow = lmp->comm->cutghost[d] + lmp->neighbor->skin + 1e-6 * domain->prd[d];
+    lo[d] = domain->sublo[d] - grow;
+    hi[d] = domain->subhi[d] + grow;
+  }
 }
 
 void device_util::require_plain_temperature(LAMMPS *lmp, const Fix *fix, const Compute *temperature,

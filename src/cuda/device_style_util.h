@@ -30,6 +30,10 @@ namespace device_util {
   bool is_plain_temp(const Compute *c);
   // a run (not a minimisation) under a device run style (verlet/cuda): the device parts act
   bool resident_run(LAMMPS *lmp);
+  // the box the engine works in (its cell grid, its rebuild test): the global box on one
+  // rank; on several, the rank's subdomain grown past the ghost cutoff and the skin
+  // (non-periodic on every side: ghosts are rows of their own)
+  void engine_box(LAMMPS *lmp, double lo[3], double hi[3]);
   // the device thermostats sum m v^2 over a group, as compute temp does: a temperature
   // compute set by fix_modify temp must be one (of any group), without a bias. Checked at
   // init, before any device work, so the error comes the same with or without a GPU.

@@ -172,7 +172,10 @@ template <class Base> void FixNHCuda<Base>::remap()
   }
   atom->nlocal = nlocal;
   try {
-    active->change_box(domain->boxlo, domain->boxhi);
+    // the engine's box: the global one, or on several ranks the new subdomain grown
+    double lo[3], hi[3];
+    device_util::engine_box(this->lmp, lo, hi);
+    active->change_box(lo, hi);
     active->remap_atoms(old_lo, old_h_inv, domain->boxlo, domain->h,
                         this->allremap ? 0 : this->dilate_group_bit);
   } catch (std::runtime_error &e) {

@@ -27,6 +27,7 @@ namespace LAMMPS_NS {
 // refused at init. Outside verlet/cuda the fix is LAMMPS's own.
 template <class Base> class FixNHCuda : public Base, public DeviceFix {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   FixNHCuda(class LAMMPS *lmp, int narg, char **arg);
   void init() override;
   void device_initial_integrate(mesogpu::cuda::Engine &engine) override;

@@ -175,7 +175,10 @@ void FixNPTRigidSingleCuda::remap()
   }
   atom->nlocal = nlocal;
   try {
-    active->change_box(domain->boxlo, domain->boxhi);
+    // the engine's box: the global one, or on several ranks the new subdomain grown
+    double lo[3], hi[3];
+    device_util::engine_box(this->lmp, lo, hi);
+    active->change_box(lo, hi);
     active->remap_atoms(old_lo, old_h_inv, domain->boxlo, domain->h,
                         allremap ? 0 : dilate_group_bit);
   } catch (std::runtime_error &e) {

@@ -28,6 +28,7 @@ namespace LAMMPS_NS {
 
 class FixNPTRigidSingleCuda : public FixNPTRigidSingle, public DeviceFix {
  public:
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
   FixNPTRigidSingleCuda(class LAMMPS *lmp, int narg, char **arg);
   void init() override;
   void device_setup(mesogpu::cuda::Engine &engine) override;

@@ -257,15 +257,15 @@ std::vector<std::string> membrane_force_field(bool dev)
     const size_t sp = row.find(' ', row.find(' ') + 1);
     c.push_back("pair_coeff " + row.substr(0, sp) + " " + lj + row.substr(sp));
   }
-  c.insert(c.end(), {"pair_coeff * * " + cdb, "pair_coeff 1 1 " + cdb + " dipole 2.42",
-                     "pair_coeff 4 4 " + cdb + " dipole 1.6", "pair_coeff 5 5 " + cdb + " dipole 2.0",
-                     "pair_coeff 1 1 none", "pair_coeff 1 1 " + ssd + " ssd/e",
-                     "special_bonds lj/coul 0.0 1.0 1.0", "bond_style " + S(dev, "harmonic"),
-                     "bond_coeff 1 1.506 4.770", "bond_coeff 2 1.506 4.410",
-                     "bond_coeff 3 1.506 4.140", "bond_coeff 4 1.506 4.095",
-                     "bond_coeff 5 1.506 4.050", "angle_style " + S(dev, "cosine/squared"),
-                     "angle_coeff 1 3.585 115.0", "angle_coeff 2 3.585 90.0",
-                     "angle_coeff 3 3.585 180.0"});
+  c.insert(c.end(),
+           {"pair_coeff * * " + cdb, "pair_coeff 1 1 " + cdb + " dipole 2.42",
+            "pair_coeff 4 4 " + cdb + " dipole 1.6", "pair_coeff 5 5 " + cdb + " dipole 2.0",
+            "pair_coeff 1 1 none", "pair_coeff 1 1 " + ssd + " ssd/e",
+            "special_bonds lj/coul 0.0 1.0 1.0", "bond_style " + S(dev, "harmonic"),
+            "bond_coeff 1 1.506 4.770", "bond_coeff 2 1.506 4.410", "bond_coeff 3 1.506 4.140",
+            "bond_coeff 4 1.506 4.095", "bond_coeff 5 1.506 4.050",
+            "angle_style " + S(dev, "cosine/squared"), "angle_coeff 1 3.585 115.0",
+            "angle_coeff 2 3.585 90.0", "angle_coeff 3 3.585 180.0"});
   return c;
 }
 std::string write_membrane_data()
@@ -287,13 +287,12 @@ std::string write_membrane_data()
                                 "atom_modify map array", "read_data " + raw};
   const auto ff = membrane_force_field(false);
   c.insert(c.end(), ff.begin(), ff.end());
-  c.insert(c.end(), {"neighbor 2.0 bin", "neigh_modify every 1 delay 0 check yes",
-                     "minimize 1.0e-4 1.0e-6 100 1000", "reset_timestep 0",
-                     "velocity all create 303.0 8151 mom yes rot no dist gaussian",
-                     "timestep 1.0",
-                     std::string("fix 1 all nvt/rigid/single temp 303.0 303.0 50.0") +
-                         MEMBRANE_INERTIA,
-                     "thermo 0", "run 200 post no"});
+  c.insert(c.end(),
+           {"neighbor 2.0 bin", "neigh_modify every 1 delay 0 check yes",
+            "minimize 1.0e-4 1.0e-6 100 1000", "reset_timestep 0",
+            "velocity all create 303.0 8151 mom yes rot no dist gaussian", "timestep 1.0",
+            std::string("fix 1 all nvt/rigid/single temp 303.0 303.0 50.0") + MEMBRANE_INERTIA,
+            "thermo 0", "run 200 post no"});
   path = write_once("membrane", c);
   return path;
 }
@@ -693,6 +692,10 @@ Result compare(System sys, const char *name, const std::vector<std::string> &dev
       EXPECT_LE(df, STEP0_TOL) << name << " vs " << ref.first;
       EXPECT_LE(dx, TRAJ_TOL) << name << " vs " << ref.first;
       EXPECT_LE(dv, TRAJ_TOL) << name << " vs " << ref.first;
+      // the box (a barostat changes it)
+      double dbox = 0;
+      for (int d = 0; d < 3; ++d) dbox = std::max(dbox, rel(many.box[d], r.box[d]));
+      EXPECT_LE(dbox, TRAJ_TOL) << name << " vs " << ref.first << ": box";
       // oriented particles and rigid bodies: torques at step 0, the rotational state later
       // (each array where the atom style has it; the references have the same ones)
       const std::pair<const char *,
@@ -767,6 +770,17 @@ TEST(MultiRank, LJLiquidBerendsen)
 {
   compare(System::lj, "LJ temp/berendsen", {"fix 2 all temp/berendsen/cuda 1.0 1.0 0.5"},
           {"fix 2 all temp/berendsen 1.0 1.0 0.5"}, true);
+}
+
+// the Nose-Hoover barostat (isotropic): the box and the subdomains change every step, the
+// atoms are dilated on their ranks, the pressure is summed over ranks; the rebuilds stay
+// on the device (CommBrick's slabs of the new subdomains)
+TEST(MultiRank, LJLiquidNPT)
+{
+  const Result r = compare(System::lj, "LJ npt",
+                           {"unfix 1", "fix 1 all npt/cuda temp 1.0 1.0 0.5 iso 1.0 1.0 2.0"},
+                           {"unfix 1", "fix 1 all npt temp 1.0 1.0 0.5 iso 1.0 1.0 2.0"}, true);
+  expect_device_rebuilds(r, "LJ npt");
 }
 
 // the random forces follow atom IDs and steps: the same on any number of ranks (the CPU
@@ -925,6 +939,23 @@ TEST(MultiRank, SSDWaterNVTRigidSingle)
       "SSD/E water");
 }
 
+// SSD/E water under the rigid-body barostat (npt/rigid/single, isotropic 1 atm): the box
+// changes every step on every rank
+TEST(MultiRank, SSDWaterNPTRigidSingle)
+{
+  const std::string fix =
+      std::string(" all npt/rigid/single%s temp 298.0 298.0 100.0 iso 1.0 1.0 1000.0") +
+      SSD_INERTIA;
+  auto with = [&](bool dev) {
+    std::string f = fix;
+    f.replace(f.find("%s"), 2, dev ? "/cuda" : "");
+    return std::vector<std::string>{"unfix 1", "fix 1" + f};
+  };
+  expect_device_rebuilds(
+      compare(System::ssd, "SSD/E water npt/rigid/single", with(true), with(false), true),
+      "SSD/E water npt");
+}
+
 // Gay-Berne ellipsoids (two shapes) and spheres without a bonus under fix nve/rigid/single
 TEST(MultiRank, GayBerneNVERigidSingle)
 {
@@ -951,8 +982,8 @@ TEST(MultiRank, DipolarBeadsNVERigidSingle)
 // (coul/dipole/body) come by the forward exchange after each device rebuild
 TEST(MultiRank, MembraneNVTRigidSingle)
 {
-  const std::string fix = std::string(" all nvt/rigid/single%s temp 303.0 303.0 100.0") +
-                          MEMBRANE_INERTIA;
+  const std::string fix =
+      std::string(" all nvt/rigid/single%s temp 303.0 303.0 100.0") + MEMBRANE_INERTIA;
   auto with = [&](bool dev) {
     std::string f = fix;
     f.replace(f.find("%s"), 2, dev ? "/cuda" : "");
@@ -987,17 +1018,6 @@ TEST(MultiRank, Refusals)
                 "mode vector file /dev/null"},
                "run 0 post no");
   EXPECT_NE(m.find("own neighbour list"), std::string::npos) << m;
-  // the rigid-body barostat changes the box: still one rank only
-  {
-    Lmp l(MPI_COMM_WORLD);
-    build(l, System::ssd, true);
-    l.cmd(std::string("fix 1 all npt/rigid/single/cuda temp 298.0 298.0 100.0 iso 1.0 1.0 1000.0") +
-          SSD_INERTIA);
-    m = l.error_of("run 0 post no");
-    EXPECT_NE(m.find("(style npt/rigid/single/cuda) does not run on several MPI ranks yet"),
-              std::string::npos)
-        << m;
-  }
   // more ranks on the node than GPUs, sharing not asked for
   if (mesogpu::cuda::device_count() < world_size()) {
     m = error_of({"fix 1 all nve/cuda", "run_style verlet/cuda"}, "run 0 post no");
