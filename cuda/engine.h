@@ -389,13 +389,15 @@ namespace cuda {
     double kinetic_sum(int groupbit);
     // v *= factor for the group (Nose-Hoover chain scaling)
     void scale_velocities(int groupbit, double factor);
-    // fix momentum angular, in three device steps: sum of m x (unwrapped positions);
-    // angular momentum and inertia tensor about xcm (I as xx, yy, zz, xy, yz, xz);
-    // v -= omega x (x_unwrapped - xcm)
-    void group_mass_moment(int groupbit, double sum_mx[3]);
-    void group_angmom_inertia(int groupbit, const double xcm[3], double angmom[3],
-                              double inertia[6]);
-    void subtract_rotation(int groupbit, const double xcm[3], const double omega[3]);
+    // fix momentum angular, in three device steps: sum of m x (unwrapped positions, x +
+    // image prd with prd the global box's edges: on several ranks the engine's box is the
+    // rank's subdomain); angular momentum and inertia tensor about xcm (I as xx, yy, zz,
+    // xy, yz, xz); v -= omega x (x_unwrapped - xcm). Owned atoms, sums over ranks.
+    void group_mass_moment(int groupbit, const double prd[3], double sum_mx[3]);
+    void group_angmom_inertia(int groupbit, const double prd[3], const double xcm[3],
+                              double angmom[3], double inertia[6]);
+    void subtract_rotation(int groupbit, const double prd[3], const double xcm[3],
+                           const double omega[3]);
     // fix momentum linear: remove the centre-of-mass velocity of the group
     void zero_momentum(int groupbit, double masstotal, bool x, bool y, bool z);
 

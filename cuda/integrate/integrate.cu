@@ -209,12 +209,12 @@ namespace cuda {
     }
   }    // namespace
 
-  void Engine::group_mass_moment(int groupbit, double sum_mx[3])
+  void Engine::group_mass_moment(int groupbit, const double box_prd[3], double sum_mx[3])
   {
     Impl &s = *impl;
     s.mv_sum.resize(12);
     s.mv_sum.zero();
-    const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
+    const double3 prd = make_double3(box_prd[0], box_prd[1], box_prd[2]);
     reduce_rotation_kernel<3, 0><<<std::min(blocks(s.nlocal), 1024), BLOCK>>>(
         s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
         s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(),
@@ -224,13 +224,13 @@ namespace cuda {
     if (s.global_sum) s.global_sum(sum_mx, 3);
   }
 
-  void Engine::group_angmom_inertia(int groupbit, const double xcm[3], double angmom[3],
-                                    double inertia[6])
+  void Engine::group_angmom_inertia(int groupbit, const double box_prd[3], const double xcm[3],
+                                    double angmom[3], double inertia[6])
   {
     Impl &s = *impl;
     s.mv_sum.resize(12);
     s.mv_sum.zero();
-    const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
+    const double3 prd = make_double3(box_prd[0], box_prd[1], box_prd[2]);
     reduce_rotation_kernel<9, 1><<<std::min(blocks(s.nlocal), 1024), BLOCK>>>(
         s.nlocal, s.mask.get(), groupbit, s.type.get(), s.mass.get(), s.rmass_ptr(), s.x[0].get(),
         s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(), s.image[2].get(),
@@ -244,10 +244,11 @@ namespace cuda {
     for (int k = 0; k < 6; ++k) inertia[k] = h[3 + k];
   }
 
-  void Engine::subtract_rotation(int groupbit, const double xcm[3], const double omega[3])
+  void Engine::subtract_rotation(int groupbit, const double box_prd[3], const double xcm[3],
+                                 const double omega[3])
   {
     Impl &s = *impl;
-    const double3 prd = make_double3(s.hi[0] - s.lo[0], s.hi[1] - s.lo[1], s.hi[2] - s.lo[2]);
+    const double3 prd = make_double3(box_prd[0], box_prd[1], box_prd[2]);
     subtract_rotation_kernel<<<blocks(s.nlocal), BLOCK>>>(
         s.nlocal, s.mask.get(), groupbit, s.x[0].get(), s.x[1].get(), s.x[2].get(),
         s.image[0].get(), s.image[1].get(), s.image[2].get(), s.v[0].get(), s.v[1].get(),

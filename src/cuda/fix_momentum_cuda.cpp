@@ -2,7 +2,7 @@
 
 #include "fix_momentum_cuda.h"
 
-#include "comm.h"
+#include "domain.h"
 #include "engine.h"
 #include "error.h"
 #include "group.h"
@@ -13,12 +13,6 @@ using mesogpu::cuda::Engine;
 void FixMomentumCuda::device_setup(Engine &)
 {
   if (rescale) error->all(FLERR, "Fix momentum/cuda does not support 'rescale' yet");
-  // the unwrapped positions need the whole box, which a rank's engine does not hold
-  if (angular && comm->nprocs > 1)
-    error->all(FLERR,
-               "Fix momentum/cuda: 'angular' does not run on several MPI ranks yet (this "
-               "run has {}); use 'linear' or one rank",
-               comm->nprocs);
   masstotal = group->mass(igroup);
 }
 
@@ -28,9 +22,11 @@ void FixMomentumCuda::device_end_of_step(Engine &engine)
   if (angular && masstotal > 0.0) {
     // LAMMPS's own 3x3 solve (Group::omega) on the device-reduced moments
     double mx[3], xcm[3], angmom[3], itensor[6], inertia[3][3], omega[3];
-    engine.group_mass_moment(groupbit, mx);
+    // (positions unwrapped with the global box, which a rank's engine box is not on
+    // several ranks)
+    engine.group_mass_moment(groupbit, domain->prd, mx);
     for (int d = 0; d < 3; d++) xcm[d] = mx[d] / masstotal;
-    engine.group_angmom_inertia(groupbit, xcm, angmom, itensor);
+    engine.group_angmom_inertia(groupbit, domain->prd, xcm, angmom, itensor);
     inertia[0][0] = itensor[0];
     inertia[1][1] = itensor[1];
     inertia[2][2] = itensor[2];
@@ -38,6 +34,6 @@ void FixMomentumCuda::device_end_of_step(Engine &engine)
     inertia[1][2] = inertia[2][1] = itensor[4];
     inertia[0][2] = inertia[2][0] = itensor[5];
     group->omega(angmom, inertia, omega);
-    engine.subtract_rotation(groupbit, xcm, omega);
+    engine.subtract_rotation(groupbit, domain->prd, xcm, omega);
   }
 }

@@ -772,6 +772,18 @@ TEST(MultiRank, LJLiquidBerendsen)
           {"fix 2 all temp/berendsen 1.0 1.0 0.5"}, true);
 }
 
+// fix momentum with angular: the centre of mass, angular momentum and inertia tensor of
+// the unwrapped positions (the global box's edges, not a rank's) summed over ranks
+TEST(MultiRank, LJLiquidNVTMomentumAngular)
+{
+  compare(
+      System::lj, "LJ nvt + momentum angular",
+      {"unfix 1", "fix 1 all nvt/cuda temp 1.0 1.0 0.5",
+       "fix 2 all momentum/cuda 25 linear 1 1 1 angular"},
+      {"unfix 1", "fix 1 all nvt temp 1.0 1.0 0.5", "fix 2 all momentum 25 linear 1 1 1 angular"},
+      true);
+}
+
 // the Nose-Hoover barostat (isotropic): the box and the subdomains change every step, the
 // atoms are dilated on their ranks, the pressure is summed over ranks; the rebuilds stay
 // on the device (CommBrick's slabs of the new subdomains)
@@ -1009,8 +1021,6 @@ TEST(MultiRank, Refusals)
       {"pair_style dpd/cuda 1.0 1.0 34387", "pair_coeff 1 1 25.0 4.5", "fix 1 all nve/cuda"},
       "run 0 post no");
   EXPECT_NE(m.find("Pair dpd requires ghost atoms store velocity"), std::string::npos) << m;
-  m = error_of({"fix 1 all nve/cuda", "fix 2 all momentum/cuda 10 angular"}, "run 0 post no");
-  EXPECT_NE(m.find("'angular' does not run on several MPI ranks yet"), std::string::npos) << m;
   m = error_of({"fix 1 all nve/cuda", "comm_style tiled"}, "run 0 post no");
   EXPECT_NE(m.find("comm_style tiled"), std::string::npos) << m;
   m = error_of({"fix 1 all nve/cuda", "compute r all rdf 50",
