@@ -739,6 +739,15 @@ Result compare(System sys, const char *name, const std::vector<std::string> &dev
   return many;
 }
 
+// the fix lines of a run: 'unfix 1' and fix 1 with `args`, whose %s becomes "/cuda" for
+// the device run and "" for the CPU one
+std::vector<std::string> fix_one(const std::string &args, bool dev)
+{
+  std::string f = args;
+  f.replace(f.find("%s"), 2, dev ? "/cuda" : "");
+  return {"unfix 1", "fix 1" + f};
+}
+
 // several ranks: the run's reneighbouring steps all ran on the device (rank 0 checks)
 void expect_device_rebuilds(const Result &r, const char *name)
 {
@@ -941,14 +950,9 @@ TEST(MultiRank, SSDWaterNVTRigidSingle)
 {
   const std::string fix =
       std::string(" all nvt/rigid/single%s temp 298.0 298.0 100.0") + SSD_INERTIA;
-  auto with = [&](bool dev) {
-    std::string f = fix;
-    f.replace(f.find("%s"), 2, dev ? "/cuda" : "");
-    return std::vector<std::string>{"unfix 1", "fix 1" + f};
-  };
-  expect_device_rebuilds(
-      compare(System::ssd, "SSD/E water nvt/rigid/single", with(true), with(false), true),
-      "SSD/E water");
+  expect_device_rebuilds(compare(System::ssd, "SSD/E water nvt/rigid/single", fix_one(fix, true),
+                                 fix_one(fix, false), true),
+                         "SSD/E water");
 }
 
 // SSD/E water under the rigid-body barostat (npt/rigid/single, isotropic 1 atm): the box
@@ -958,14 +962,9 @@ TEST(MultiRank, SSDWaterNPTRigidSingle)
   const std::string fix =
       std::string(" all npt/rigid/single%s temp 298.0 298.0 100.0 iso 1.0 1.0 1000.0") +
       SSD_INERTIA;
-  auto with = [&](bool dev) {
-    std::string f = fix;
-    f.replace(f.find("%s"), 2, dev ? "/cuda" : "");
-    return std::vector<std::string>{"unfix 1", "fix 1" + f};
-  };
-  expect_device_rebuilds(
-      compare(System::ssd, "SSD/E water npt/rigid/single", with(true), with(false), true),
-      "SSD/E water npt");
+  expect_device_rebuilds(compare(System::ssd, "SSD/E water npt/rigid/single", fix_one(fix, true),
+                                 fix_one(fix, false), true),
+                         "SSD/E water npt");
 }
 
 // Gay-Berne ellipsoids (two shapes) and spheres without a bonus under fix nve/rigid/single
@@ -996,14 +995,9 @@ TEST(MultiRank, MembraneNVTRigidSingle)
 {
   const std::string fix =
       std::string(" all nvt/rigid/single%s temp 303.0 303.0 100.0") + MEMBRANE_INERTIA;
-  auto with = [&](bool dev) {
-    std::string f = fix;
-    f.replace(f.find("%s"), 2, dev ? "/cuda" : "");
-    return std::vector<std::string>{"unfix 1", "fix 1" + f};
-  };
-  expect_device_rebuilds(
-      compare(System::membrane, "DMPC membrane nvt/rigid/single", with(true), with(false), true),
-      "DMPC membrane");
+  expect_device_rebuilds(compare(System::membrane, "DMPC membrane nvt/rigid/single",
+                                 fix_one(fix, true), fix_one(fix, false), true),
+                         "DMPC membrane");
 }
 
 // styles without a multi-rank path stop with an error naming them
