@@ -283,7 +283,9 @@ namespace cuda {
     // --- per-atom data a style asks for ------------------------------------------------
     // `width` doubles per atom in LAMMPS order (atom i at [width i + k]), kept on the
     // device under `name` (quaternions, angular momenta, ...) and reordered with every
-    // sort; download_per_atom gives them back in LAMMPS order. Cleared by upload_atoms.
+    // sort; download_per_atom gives them back in LAMMPS order. Out of use after the next
+    // upload_atoms until uploaded again. One value per atom migrates with its atom on a
+    // reneighbouring step on the device; wider data keeps that step on the host.
     // ghosts_read (one value per atom): kernels read the ghosts' values, which a
     // reneighbouring step on the device fills by the new plan's forward exchange
     // (ghost_slots, pack_slot, unpack_slot, copy_slot)
@@ -520,9 +522,10 @@ namespace cuda {
     void set_ghost_plan(const std::vector<int> &send_index);
     // forward exchange, one swap: positions of rows send_index[offset .. offset + count)
     // (plus shift when shifted, as AtomVec::pack_comm adds it) into buf (host,
-    // forward_width() count doubles: x y z per atom, then the other forwarded values per
-    // atom, see forward_width); the received ones into rows first .. first + count; a swap
-    // with this rank itself stays on the device
+    // forward_width() count doubles: x y z of the count atoms, then their orientations,
+    // then their velocities, each block in send order; see forward_width); the received
+    // ones into rows first .. first + count; a swap with this rank itself stays on the
+    // device
     void pack_positions(int offset, int count, const double shift[3], bool shifted, double *buf);
     void unpack_positions(int first, int count, const double *buf);
     void copy_positions(int offset, int count, const double shift[3], bool shifted, int first);
