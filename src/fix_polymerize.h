@@ -81,7 +81,7 @@ class FixPolymerize : public Fix {
   double stats[8] = {0, 0, 0, 0, 0, 0, 0, 0};
 
   // the occasional full neighbour list of react() (fix polymerize/cuda's resident runs
-  // find the monomers in the device list and need none)
+  // on one rank find the monomers in the device list and need none)
   virtual bool wants_host_list() { return true; }
 
   void react();

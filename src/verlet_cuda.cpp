@@ -683,12 +683,15 @@ void VerletCuda::run(int n)
 
       // fix balance forces its steps as Neighbor::decide() does (the same on every rank)
       const bool balance = balance_due(ntimestep);
-      const bool rebuild = decide_rebuild_all_ranks() || balance;
+      // a fix's work on the host (fix polymerize/cuda's reactions on several ranks)
+      const Fix *host_step = multi_rank ? host_step_due(ntimestep) : nullptr;
+      const bool rebuild = decide_rebuild_all_ranks() || balance || host_step;
       lap(RankTiming::DECIDE);
       bool forces_begun = false;
       if (rebuild) {
         if (multi_rank) {
-          rank_rebuild(balance);    // on the device, or through the host (balance steps)
+          // on the device, or through the host (balance steps, a fix's host steps)
+          rank_rebuild(balance, host_step);
         } else {
           engine->build_neighbor_list();
           if (domain->nonperiodic == 2) device_box_to_host();    // shrink-wrapped

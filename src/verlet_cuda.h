@@ -61,7 +61,7 @@ class VerletCuda : public Verlet, public DeviceContext {
   // fix balance (several ranks): its steps reneighbour through the host, where it moves
   // the subdomain cuts before the exchange (one rank: nothing to balance, never called)
   std::vector<Fix *> fix_balance;
-  bool balance_logged = false;
+  bool balance_logged = false, host_step_logged = false;
   std::vector<int> tag_to_index;
   bool synced;                // host arrays hold the current device state
   bool thermo_device_only;    // thermo output needs only device reductions, no download
@@ -102,9 +102,11 @@ class VerletCuda : public Verlet, public DeviceContext {
   bool host_ghosts_stale();    // the last run reneighboured on the device (clears it)
   // verlet_cuda_ranks.cpp: the parts of several ranks
   void select_device();
-  void rank_rebuild(bool balance);
+  void rank_rebuild(bool balance, const class Fix *host_step_fix = nullptr);
   void upload_ghost_plan();    // several ranks: DeviceComm and the plan (end of upload())
   bool balance_due(bigint step) const;
+  // a device fix whose work of this step runs on the host (DeviceFix::device_host_step)
+  const class Fix *host_step_due(bigint step) const;
   void device_forces(int eflag_now, int vflag_now);
   void device_forces_begin(int eflag_now, int vflag_now, bool overlap_now);
   void device_forces_finish();

@@ -100,7 +100,7 @@ void VerletCuda::check_styles()
   fix_end_of_step.clear();
   fix_device.clear();
   fix_balance.clear();
-  balance_logged = false;
+  balance_logged = host_step_logged = false;
   // host fixes that only read the system at the end of a step (and write files or
   // their own averages): they run on synced host arrays at their steps
   static const char *const observers[] = {
@@ -173,10 +173,17 @@ void VerletCuda::find_host_lists()
   // the pair style's lists, and with pair_style hybrid its sub-styles' lists
   std::vector<void *> pair_styles{force->pair};
   for (Pair *sub : device_util::hybrid_sub_styles(force->pair)) pair_styles.push_back(sub);
+  // a device fix's occasional list is the fix's to build, at its host steps (fix
+  // polymerize/cuda on several ranks: DeviceFix::device_host_step)
+  std::vector<void *> device_fixes;
+  for (auto *f : fix_device) device_fixes.push_back(dynamic_cast<Fix *>(f));
   host_lists_needed = false;
   for (int i = 0; i < neighbor->nlist; i++) {
+    const NeighList *list = neighbor->lists[i];
     bool own = false;
-    for (void *p : pair_styles) own |= neighbor->lists[i]->requestor == p;
+    for (void *p : pair_styles) own |= list->requestor == p;
+    if (list->occasional)
+      for (void *p : device_fixes) own |= list->requestor == p;
     if (!own) host_lists_needed = true;
   }
 }

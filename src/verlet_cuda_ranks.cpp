@@ -166,14 +166,27 @@ bool VerletCuda::balance_due(bigint step) const
   return false;
 }
 
-void VerletCuda::rank_rebuild(bool balance)
+const Fix *VerletCuda::host_step_due(bigint step) const
+{
+  for (auto *f : fix_device)
+    if (f->device_host_step(step)) return dynamic_cast<const Fix *>(f);
+  return nullptr;
+}
+
+void VerletCuda::rank_rebuild(bool balance, const Fix *host_step_fix)
 {
   // on the device unless asked otherwise or something needs the host (said once a run);
-  // a fix balance step through the host: the fix moves the cuts on the host atoms
+  // a fix balance step through the host: the fix moves the cuts on the host atoms; a
+  // fix's host step: the fix works on the host atoms and ghosts after borders()
   if (balance && !balance_logged && comm->me == 0)
     utils::logmesg(lmp, "  verlet/cuda: fix balance steps reneighbour through the host\n");
   balance_logged |= balance;
-  if (rebuild_on_device && !balance) {
+  if (host_step_fix && !host_step_logged && comm->me == 0)
+    utils::logmesg(
+        lmp, "  verlet/cuda: the steps fix {} (style {}) works on reneighbour through the host\n",
+        host_step_fix->id, host_step_fix->style);
+  host_step_logged |= host_step_fix != nullptr;
+  if (rebuild_on_device && !balance && !host_step_fix) {
     if (!device_rebuild) device_rebuild = std::make_unique<DeviceRebuild>(lmp);
     device_rebuild->set_timing(rank_timing.get());
     std::string why = device_rebuild->why_host(*engine);
@@ -224,6 +237,12 @@ void VerletCuda::rank_rebuild(bool balance)
   if (total != atom->natoms)
     error->all(FLERR, "run_style verlet/cuda: step {}: lost atoms: {} of {} remain",
                update->ntimestep, total, atom->natoms);
+  if (host_step_fix) {
+    // (LAMMPS builds an occasional list once after each reneighbouring: this is one)
+    neighbor->lastcall = update->ntimestep;
+    for (auto *f : fix_device)
+      if (f->device_host_step(update->ntimestep)) f->device_host_step_after_borders();
+  }
   // the host's bond lists of the new local order (compute bond/local, ... at output)
   if (atom->molecular != Atom::ATOMIC) neighbor->build_topology();
   if (rank_timing) rank_timing->mark(RankTiming::REB_HOST_COMM);

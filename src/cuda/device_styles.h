@@ -10,6 +10,8 @@
 #ifndef MESOGPU_DEVICE_STYLES_H
 #define MESOGPU_DEVICE_STYLES_H
 
+#include "lmptype.h"
+
 namespace mesogpu {
 namespace cuda {
   class Engine;
@@ -57,6 +59,13 @@ class DeviceFix {
   // need (fix polymerize/cuda: 2, a chain's interior atom): the run keeps that much room even
   // when every host slot of some atom is taken (an atom already in a chain)
   virtual int device_bond_room() const { return 0; }
+  // several ranks: the fix's work of this step runs on the host, between the host's
+  // borders() and the upload of a reneighbouring step through the host that the run style
+  // makes for it (fix polymerize/cuda: a reaction step, with a host list of the fresh
+  // ghosts; its bonds, states and types then go up with the atoms). Steps only: every
+  // rank must give the same answer
+  virtual bool device_host_step(bigint /*step*/) const { return false; }
+  virtual void device_host_step_after_borders() {}
 };
 
 }    // namespace LAMMPS_NS

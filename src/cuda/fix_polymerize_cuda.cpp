@@ -12,7 +12,10 @@
 #include "force.h"
 #include "group.h"
 #include "modify.h"
+#include "nbin.h"
+#include "neigh_list.h"
 #include "neighbor.h"
+#include "npair.h"
 #include "update.h"
 
 #include <cmath>
@@ -39,9 +42,10 @@ int FixPolymerizeCuda::setmask()
   return INITIAL_INTEGRATE;
 }
 
+// a host list outside resident runs and for the host reactions of several ranks
 bool FixPolymerizeCuda::wants_host_list()
 {
-  return !device_util::resident_run(lmp);
+  return !device_util::resident_run(lmp) || comm->nprocs > 1;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -63,7 +67,9 @@ void FixPolymerizeCuda::init()
     }
   }
 
+  host_reactions = false;
   if (!device_util::resident_run(lmp)) return;
+  host_reactions = comm->nprocs > 1;
   if (atype)
     error->all(FLERR,
                "Fix {} (ID {}): keyword atype is not supported in resident runs (run_style "
@@ -106,6 +112,7 @@ void FixPolymerizeCuda::device_setup(Engine &engine)
                "Fix {} (ID {}): capture radius rc = {} exceeds the neighbour cutoff {} (pair "
                "cutoff + skin) of a reacting type pair",
                style, id, rc, reach);
+  if (host_reactions) return;    // the reactions use the host's list and arrays
   if (n > 0 && engine.neighbor_entries() == 0)
     error->all(FLERR,
                "Fix {} (ID {}) finds the monomers in the device neighbour list, and this run "
@@ -131,7 +138,7 @@ void FixPolymerizeCuda::device_setup(Engine &engine)
 
 void FixPolymerizeCuda::device_initial_integrate(Engine &engine)
 {
-  if (update->ntimestep % nevery) return;
+  if (host_reactions || update->ntimestep % nevery) return;
   Engine::ChainGrowth p;
   p.slot = slot;
   p.seed = (unsigned) seed;
@@ -191,7 +198,42 @@ void FixPolymerizeCuda::download_state(Engine &engine)
 
 void FixPolymerizeCuda::device_sync_host(Engine &engine)
 {
-  download_state(engine);
+  if (!host_reactions) download_state(engine);
+}
+
+/* ----------------------------------------------------------------------
+   several ranks: a reaction step reneighbours through the host, and after its borders()
+   the host reacts as fix polymerize does (the same decisions from the same positions),
+   with a list built from bins of the fresh ghosts (verlet/cuda bins no host atoms)
+------------------------------------------------------------------------- */
+
+bool FixPolymerizeCuda::device_host_step(bigint step) const
+{
+  return host_reactions && step % nevery == 0;
+}
+
+void FixPolymerizeCuda::device_host_step_after_borders()
+{
+  // the occasional list LAMMPS built for the fix, or the occasional one it derives from
+  NeighList *own = list;
+  while (own) {
+    NeighList *from = own->listcopy ? own->listcopy : own->listfull ? own->listfull : own->listskip;
+    if (!from) break;
+    if (!from->occasional)
+      error->all(FLERR,
+                 "Fix {} (ID {}) on several ranks needs a host neighbour list of its own, and "
+                 "LAMMPS derives it from the list of another style that resident runs do not "
+                 "build on the host; run the fix on one rank",
+                 style, id);
+    own = from;
+  }
+  if (!own || !own->np)
+    error->all(FLERR, "Fix {} (ID {}): no host neighbour list for the reaction step", style, id);
+  if (NBin *bins = own->np->nb) {
+    bins->bin_atoms_setup(atom->nlocal + atom->nghost);
+    bins->bin_atoms();
+  }
+  react();
 }
 
 // the vector from the state: downloaded first while the device is ahead of the host
@@ -199,6 +241,6 @@ double FixPolymerizeCuda::compute_vector(int k)
 {
   auto *context = DeviceContext::current(lmp);
   Engine *engine = context ? context->engine_ahead_of_host() : nullptr;
-  if (engine && state_step != update->ntimestep) download_state(*engine);
+  if (engine && !host_reactions && state_step != update->ntimestep) download_state(*engine);
   return FixPolymerize::compute_vector(k);
 }

@@ -12,6 +12,11 @@
    The reaction runs at the initial_integrate stage after the integrator fixes (the fix
    must be defined after them), which is where fix polymerize's post_integrate sits in
    LAMMPS's step. Outside verlet/cuda the fix is the CPU one (react() at that stage).
+   Several MPI ranks: the reaction step is fix polymerize's react() on the host, run by
+   verlet/cuda inside a reneighbouring step through the host (DeviceFix::device_host_step)
+   after borders(), with a host full list of the fresh ghosts; the new bonds, special
+   lists, states and types go up with the atoms. The fix's per-atom state keeps every
+   reneighbouring step on the host there.
    Refused in resident runs: atype (no angles are made on the device yet), dynamic groups.
    Docs: doc/fix_polymerize.md (section GPU).
 ------------------------------------------------------------------------- */
@@ -39,6 +44,10 @@ class FixPolymerizeCuda : public FixPolymerize, public DeviceFix {
   void device_initial_integrate(mesogpu::cuda::Engine &engine) override;
   void device_sync_host(mesogpu::cuda::Engine &engine) override;
   int device_bond_room() const override { return 2; }    // a chain's interior atom
+  bool device_host_step(bigint step) const override;
+  void device_host_step_after_borders() override;
+
+  static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
 
  protected:
   bool wants_host_list() override;
@@ -48,6 +57,9 @@ class FixPolymerizeCuda : public FixPolymerize, public DeviceFix {
   bool retype = false;       // jtype changes types: download them at syncs
   double reach = 0.0;        // smallest neighbour cutoff (cut + skin) of a reacting pair
   bigint state_step = -1;    // step of the last state download while the device was ahead
+  // several ranks: the reaction steps run fix polymerize's react() on the host, inside a
+  // reneighbouring step through the host; the state stays in the host arrays
+  bool host_reactions = false;
 
   void download_state(mesogpu::cuda::Engine &engine);
 };

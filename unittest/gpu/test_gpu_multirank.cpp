@@ -18,9 +18,10 @@
    carried bit for bit) and single-site rigid bodies (SSD/E water under fix
    nvt/rigid/single, Gay-Berne ellipsoids and spheres, and charged and dipolar
    coul/dipole/body beads, under fix nve/rigid/single: quaternions forwarded, quaternions
-   and angmom after the run), these reneighbouring through the host (the others
-   reneighbour on the device by default: rebuild device). Also the clean refusals of
-   styles without a multi-rank path. Needs a
+   and angmom after the run), all reneighbouring on the device (rebuild device, the
+   default; the log's counts are checked); stochastic chain growth (fix polymerize/cuda:
+   its reaction steps reneighbour through the host and react there; the same bonds as one
+   rank and the CPU). Also the clean refusals of styles without a multi-rank path. Needs a
    GPU: exits 77 (ctest "skipped") otherwise. Tolerances depend on MESOGPU_PRECISION: the
    strict ones (1e-10 at step 0, 1e-8 after 200 steps) need MESOGPU_PRECISION=double. */
 
@@ -97,6 +98,7 @@ struct Result {
   // per-atom values that stay as set (the carried ones of a device rebuild)
   std::vector<double> radius, rmass, q;
   double box[3] = {0, 0, 0};
+  long long nbonds = 0;    // after the run (fix polymerize makes bonds)
   // a device run's reneighbouring steps in the trajectory run (its log's last count line;
   // -1: none)
   long long rebuilds_device = -1, rebuilds_host = -1;
@@ -208,6 +210,16 @@ std::string write_once(const std::string &name, const std::vector<std::string> &
   std::string &path = paths[name];
   if (path.empty()) path = write_data_on_rank0("multirank_" + name, cmds, "nocoeff");
   return path;
+}
+
+// monomers (type 2) of an LJ liquid with 5 % initiators (type 1), made once on rank 0
+std::string write_polymer_data()
+{
+  return write_once("polymer", {"units lj", "atom_style bond", "lattice fcc 0.8",
+                                "region box block 0 7 0 7 0 7", "create_box 3 box bond/types 1",
+                                "create_atoms 2 box", "set type 2 type/fraction 1 0.05 12345",
+                                "mass * 1.0", "velocity all create 1.0 4928 loop geom",
+                                "displace_atoms all random 0.08 0.08 0.08 777 units box"});
 }
 
 // DPPC/water of examples/mdscf/dppc (the MD-SCF phospholipid model as GALAMOST runs it):
@@ -450,7 +462,8 @@ enum class System {
   beads,
   pe,
   dppc,
-  membrane
+  membrane,
+  polymer
 };
 
 // the input up to the fixes; dev: the /cuda styles and run_style verlet/cuda
@@ -554,6 +567,18 @@ void build(Lmp &l, System sys, bool dev)
             "thermo 50"});
     if (dev) l.cmd("run_style verlet/cuda share yes");
     return;
+  } else if (sys == System::polymer) {
+    // chain growth (fix polymerize, the test's fix line): LJ between all beads, harmonic
+    // bonds made during the run; ghosts three bonds from a new bond (comm_modify cutoff)
+    l.cmds({"units lj", "atom_style bond", "atom_modify map array", "comm_modify cutoff 4.0",
+            "read_data " + write_polymer_data() + " extra/bond/per/atom 2 extra/special/per/atom 6",
+            "pair_style " + S(dev, "lj/cut") + " 2.5", "pair_coeff * * 1.0 1.0",
+            "bond_style " + S(dev, "harmonic"), "bond_coeff 1 30.0 1.0",
+            "special_bonds lj/coul 0.0 0.5 0.8", "group inits type 1", "neighbor 0.3 bin",
+            "neigh_modify every 1 delay 0 check yes", "timestep 0.005",
+            "thermo_style custom step temp pe press ebond eangle", "thermo 50"});
+    if (dev) l.cmd("run_style verlet/cuda share yes");
+    return;
   } else if (sys == System::membrane) {
     // a short skin and 2 fs steps: several rebuilds in 200 steps
     l.cmds({"units real", "atom_style hybrid full ellipsoid", "atom_modify map array",
@@ -655,6 +680,7 @@ Result run_case(MPI_Comm comm, System sys, bool dev, const std::vector<std::stri
   if (atom->rmass_flag) r.rmass = l.gather("rmass", 1);
   if (atom->q_flag) r.q = l.gather("q", 1);
   for (int d = 0; d < 3; ++d) r.box[d] = l.lmp->domain->prd[d];
+  r.nbonds = atom->nbonds;
   return r;
 }
 
@@ -696,6 +722,7 @@ Result compare(System sys, const char *name, const std::vector<std::string> &dev
       double dbox = 0;
       for (int d = 0; d < 3; ++d) dbox = std::max(dbox, rel(many.box[d], r.box[d]));
       EXPECT_LE(dbox, TRAJ_TOL) << name << " vs " << ref.first << ": box";
+      EXPECT_EQ(many.nbonds, r.nbonds) << name << " vs " << ref.first << ": bonds";
       // oriented particles and rigid bodies: torques at step 0, the rotational state later
       // (each array where the atom style has it; the references have the same ones)
       const std::pair<const char *,
@@ -757,7 +784,9 @@ void expect_device_rebuilds(const Result &r, const char *name)
   EXPECT_GE(r.rebuilds_device, 0) << name << ": no count of rebuilds in the log";
   EXPECT_EQ(r.rebuilds_host, 0) << name;
   // (the 50-step runs of mixed and single precision may not reneighbour at all)
-  if (TRAJ_STEPS >= 200) EXPECT_GT(r.rebuilds_device, 0) << name;
+  if (TRAJ_STEPS >= 200) {
+    EXPECT_GT(r.rebuilds_device, 0) << name;
+  }
 }
 
 }    // namespace
@@ -847,6 +876,29 @@ TEST(MultiRank, KremerGrestMDSCFGather)
 TEST(MultiRank, PolyethyleneMelt)
 {
   compare(System::pe, "PE melt", {}, {}, true);
+}
+
+// chain growth on several ranks: the reaction steps reneighbour through the host, where
+// fix polymerize's host step makes the bonds; the same bonds and trajectory as one rank
+// (the device's chain growth) and the CPU fix
+TEST(MultiRank, ChainGrowthPolymerize)
+{
+  const std::string fix =
+      " all %s 10 4321 prob 1 2 0.6 prob 3 2 0.6 rc 1.3 btype 1 jtype 2 3 init inits";
+  auto line = [&fix](bool dev) {
+    std::string f = fix;
+    f.replace(f.find("%s"), 2, dev ? "polymerize/cuda" : "polymerize");
+    return std::vector<std::string>{"fix p" + f};
+  };
+  const Result r = compare(System::polymer, "chain growth", line(true), line(false), true);
+  EXPECT_GT(r.nbonds, 0) << "no bonds made";
+  if (world_rank() == 0 && world_size() > 1) {
+    printf("[gpu] chain growth on %d ranks: %lld bonds; %lld rebuilds on the device, %lld "
+           "through the host\n",
+           world_size(), r.nbonds, r.rebuilds_device, r.rebuilds_host);
+    // a reaction step every 10 steps, each through the host
+    EXPECT_GE(r.rebuilds_host, TRAJ_STEPS / 10);
+  }
 }
 
 // MD-SCF with a chemically specific model: DPPC/water (bonds, angles, intramolecular LJ
