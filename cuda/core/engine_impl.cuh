@@ -232,10 +232,13 @@ namespace cuda {
     // orientations, q with bodies, v where a force term reads the ghosts' velocities
     int forward_extra_width() const
     {
-      int w = (have_orient ? 3 : 0) + (have_bodies ? 4 : 0);
+      return (have_orient ? 3 : 0) + (have_bodies ? 4 : 0) + (forwards_ghost_velocities() ? 3 : 0);
+    }
+    bool forwards_ghost_velocities() const
+    {
       for (const auto &t : forces)
-        if (t->reads_ghost_velocities()) return w + 3;
-      return w;
+        if (t->reads_ghost_velocities()) return true;
+      return false;
     }
     void pack_bodies();
     // fix nve|nvt/rigid/single/cuda (integrate/rigid_single.cu): 3 (ntypes + 1) moments,

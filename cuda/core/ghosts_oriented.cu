@@ -119,9 +119,39 @@ namespace cuda {
                                std::to_string(n) + " owned atoms and ghosts");
     }
 
-    bool sends_velocities(const Engine::Impl &s)
+    enum class Extras { pack, unpack, copy };
+
+    // one swap's extras: into the message (pack: rows send[], out), from it (unpack: rows
+    // first.., in) or from rows to rows on this rank (copy)
+    void forward_extras(Engine::Impl &s, Extras op, const int *send, int count, int first,
+                        const double *in, double *out, cudaStream_t stream)
     {
-      return s.forward_extra_width() > (s.have_orient ? 3 : 0) + (s.have_bodies ? 4 : 0);
+      if (count <= 0) return;
+      const OrientRows r = orient_rows(s);
+      if (r.width > 0) {
+        check_sizes(s, "the forward exchange");
+        if (op == Extras::pack)
+          pack_orientation_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, send, r, out);
+        else if (op == Extras::unpack)
+          unpack_orientation_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, first, in, r);
+        else
+          copy_orientation_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, send, first, r);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+      }
+      if (!s.forwards_ghost_velocities()) return;
+      // v after the orientation records, without a shift
+      const size_t at = (size_t) r.width * count;
+      acc *v0 = s.v[0].get(), *v1 = s.v[1].get(), *v2 = s.v[2].get();
+      if (op == Extras::pack)
+        pack_xyz_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, send, v0, v1, v2,
+                                                             make_double3(0, 0, 0), 0, out + at);
+      else if (op == Extras::unpack)
+        unpack_xyz_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, first, in + at, v0, v1, v2,
+                                                               nullptr);
+      else
+        copy_xyz_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, send, first, v0, v1, v2,
+                                                             make_double3(0, 0, 0), 0, nullptr);
+      MESOGPU_CUDA_LAUNCH_CHECK();
     }
 
   }    // namespace
@@ -136,55 +166,19 @@ namespace cuda {
     void pack_forward_extras(Engine::Impl &s, const int *send, int count, double *out,
                              cudaStream_t stream)
     {
-      if (count <= 0) return;
-      const OrientRows r = orient_rows(s);
-      if (r.width > 0) {
-        check_sizes(s, "pack_positions");
-        pack_orientation_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, send, r, out);
-        MESOGPU_CUDA_LAUNCH_CHECK();
-      }
-      if (sends_velocities(s)) {
-        pack_xyz_kernel<<<blocks(count), BLOCK, 0, stream>>>(
-            count, send, s.v[0].get(), s.v[1].get(), s.v[2].get(), make_double3(0, 0, 0), 0,
-            out + (size_t) r.width * count);
-        MESOGPU_CUDA_LAUNCH_CHECK();
-      }
+      forward_extras(s, Extras::pack, send, count, 0, nullptr, out, stream);
     }
 
     void unpack_forward_extras(Engine::Impl &s, int first, int count, const double *in,
                                cudaStream_t stream)
     {
-      if (count <= 0) return;
-      const OrientRows r = orient_rows(s);
-      if (r.width > 0) {
-        check_sizes(s, "unpack_positions");
-        unpack_orientation_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, first, in, r);
-        MESOGPU_CUDA_LAUNCH_CHECK();
-      }
-      if (sends_velocities(s)) {
-        unpack_xyz_kernel<<<blocks(count), BLOCK, 0, stream>>>(
-            count, first, in + (size_t) r.width * count, s.v[0].get(), s.v[1].get(), s.v[2].get(),
-            nullptr);
-        MESOGPU_CUDA_LAUNCH_CHECK();
-      }
+      forward_extras(s, Extras::unpack, nullptr, count, first, in, nullptr, stream);
     }
 
     void copy_forward_extras(Engine::Impl &s, const int *send, int count, int first,
                              cudaStream_t stream)
     {
-      if (count <= 0) return;
-      const OrientRows r = orient_rows(s);
-      if (r.width > 0) {
-        check_sizes(s, "copy_positions");
-        copy_orientation_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, send, first, r);
-        MESOGPU_CUDA_LAUNCH_CHECK();
-      }
-      if (sends_velocities(s)) {
-        copy_xyz_kernel<<<blocks(count), BLOCK, 0, stream>>>(count, send, first, s.v[0].get(),
-                                                             s.v[1].get(), s.v[2].get(),
-                                                             make_double3(0, 0, 0), 0, nullptr);
-        MESOGPU_CUDA_LAUNCH_CHECK();
-      }
+      forward_extras(s, Extras::copy, send, count, first, nullptr, nullptr, stream);
     }
 
   }    // namespace detail
