@@ -117,7 +117,7 @@ void DeviceComm::forward(Engine &engine)
       [&](const Swap &s, const double *buf) {
         engine.unpack_positions(s.first_recv, s.recv_count, buf);
       });
-  engine.join_exchange();    // what follows on the default stream (velocities) waits for it
+  engine.join_exchange();    // what follows on the default stream (the forces) waits for it
 }
 
 void DeviceComm::forward_slot(Engine &engine, const std::string &name)
