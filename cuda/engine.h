@@ -50,6 +50,12 @@ namespace cuda {
     // the periodic box the grid spans (domain->boxlo/hi); unset (lo == hi): the engine's
     // box. Several ranks must set it: the engine's box is then the rank's grown subdomain
     double boxlo[3] = {0, 0, 0}, boxhi[3] = {0, 0, 0};
+    // several ranks: the rank's brick of the grid as LAMMPS's Grid3d lays it out, global
+    // node indices, inclusive: the owned nodes (in) and those with the ghost layers (out).
+    // Unset (out_lo > out_hi): the whole grid on this GPU
+    int in_lo[3] = {0, 0, 0}, in_hi[3] = {-1, -1, -1};
+    int out_lo[3] = {0, 0, 0}, out_hi[3] = {-1, -1, -1};
+    bool brick() const { return out_lo[0] <= out_hi[0]; }
   };
 
   // neigh_modify exclude as LAMMPS's Neighbor holds it: type pairs ((ntypes+1)^2 flags,
@@ -354,23 +360,40 @@ namespace cuda {
     void rigid_scale(int groupbit, double factor);
 
     // --- MD-SCF field (fix mdscf/cuda) -----------------------------------------------
-    // grids are node-major: value k of node (ix, iy, iz) at ((iz ny + iy) nx + ix) ncomp + k
-    // Several ranks: every rank holds the whole grid; owned atoms are deposited, the
-    // densities summed over ranks (set_global_sum, host-staged) so that every rank derives
-    // the same field, and forces go to owned atoms; mdscf_sums are those of the whole grid
-    // (not per rank). A second set_mdscf with the same grid size keeps phi, potentials and
-    // gradients (a multi-rank rebuild uploads the atoms again, which drops the field's
-    // parameters, not its grids)
+    // grids are node-major: value k of node (ix, iy, iz) at ((iz ny + iy) nx + ix) ncomp + k,
+    // over the nodes the engine holds: the whole periodic grid (one rank), or the rank's
+    // brick with its ghost layers (several ranks: HostMDSCF's in/out extents, Grid3d's
+    // layout; nx ny nz are then the brick's edges with ghosts). On a brick the host runs
+    // Grid3d's exchanges with mdscf_pack_nodes / unpack_nodes as its buffers' callbacks,
+    // forces go to owned atoms, and mdscf_sums are the owned nodes' (the caller sums over
+    // ranks). A second set_mdscf with the same arrays keeps phi, potentials and gradients
+    // (a multi-rank rebuild uploads the atoms again, which drops the field's parameters,
+    // not its grids); mdscf_brick_changed() says whether it moved the brick (the caller
+    // then uploads the field again)
     void set_mdscf(const HostMDSCF &p);
-    // phi (volume fractions) from the host, then potentials, gradients and sums from it
+    bool mdscf_brick_changed() const;
+    // phi (volume fractions) of every node the engine holds from the host (a brick: its
+    // ghost nodes too), then potentials, gradients and sums from it
     void mdscf_upload_phi(const double *phi);
     void mdscf_download_phi(double *phi) const;
-    // densities from the current positions, then potentials, gradients, sums
+    // the whole grid: densities from the current positions, then potentials, gradients,
+    // sums
     void mdscf_build_field();
+    // a brick, the same in parts around the host's Grid3d exchanges: the owned atoms'
+    // counts onto the brick's nodes, ghosts included (then the reverse exchange adds the
+    // ghost nodes' counts to their owners); counts to phi on the owned nodes (then the
+    // forward exchange sets the ghost nodes); potentials, gradients and the owned sums
+    void mdscf_deposit();
+    void mdscf_scale_owned();
+    void mdscf_derive();
+    // Grid3d's buffers: phi of the nodes list[0..count) (offsets into the brick's
+    // arrays; ncomp values each) into buf (host), and back from buf, added or set
+    void mdscf_pack_nodes(const int *list, int count, double *buf);
+    void mdscf_unpack_nodes(const int *list, int count, const double *buf, bool add);
     // f += field force of every field atom at its current position (stored gradients)
     void mdscf_apply_forces();
-    // sums over all nodes of f_chi, f_kappa and the virial density of the current field
-    // (physics/mdscf.h; one device-to-host copy)
+    // sums over the nodes this rank owns (one rank: all) of f_chi, f_kappa and the virial
+    // density of the current field (physics/mdscf.h; one device-to-host copy)
     void mdscf_sums(double sums[3]) const;
 
     // --- integrators -----------------------------------------------------------------

@@ -26,13 +26,15 @@ namespace cuda {
     // what a kernel reports (ErrorRecord); ERR_BONDED: a bonded term outside its style's
     // range, named by the term (ForceTerm::describe_error); ERR_TOPOLOGY: a bond edit that
     // does not fit the lists or is invalid (topology/topology_edit.cu: topology_error_text);
-    // ERR_INTERNAL: the engine sized something too small (a bug, never the input)
+    // ERR_INTERNAL: the engine sized something too small (a bug, never the input);
+    // ERR_FIELD_RANGE: an atom outside its rank's brick of the MD-SCF grid
     enum ErrorBits : int {
       ERR_BELOW_TABLE = 1,
       ERR_BONDED = 2,
       ERR_ROTATION = 4,
       ERR_TOPOLOGY = 8,
-      ERR_INTERNAL = 16
+      ERR_INTERNAL = 16,
+      ERR_FIELD_RANGE = 32
     };
 
     // atoms per device: the two special-neighbour bits sit on top of the atom index in the

@@ -525,7 +525,15 @@ namespace cuda {
       m << "fix leapfrog/aniso: the atom at device index " << e.i
         << " turns by more than 1 radian per step (dt*|omega| = " << std::sqrt(e.rsq)
         << " >= 1): reduce the timestep, or use 'limit normalize'";
-    else if ((e.bits & ERR_TOPOLOGY) && e.group < 0)
+    else if (e.bits & ERR_FIELD_RANGE) {
+      int tag = -1;
+      if (e.i >= 0 && (size_t) e.i < s.tag.size())
+        MESOGPU_CUDA_CALL(cudaMemcpy(&tag, s.tag.get() + e.i, sizeof(int), cudaMemcpyDeviceToHost));
+      m << "fix mdscf/cuda: atom " << (tag >= 0 ? std::to_string(tag) : "?")
+        << " is outside this rank's part of the field grid (it moved more than half the "
+           "neighbor skin since the last reneighboring; use 'neigh_modify every 1 delay 0 "
+           "check yes' or a larger skin)";
+    } else if ((e.bits & ERR_TOPOLOGY) && e.group < 0)
       m << topology_error_text(s, e);
     else if (e.bits & ERR_BONDED) {
       std::string text;

@@ -300,7 +300,12 @@ namespace cuda {
     DeviceArray<acc> field_phi, field_pot;
     DeviceArray<real4> field_grad;
     DeviceArray<double> field_sums;    // f_chi, f_kappa, virial density summed over nodes
-    int field_nodes() const { return field_grid.n[0] * field_grid.n[1] * field_grid.n[2]; }
+    // a brick's exchanges (mdscf_pack_nodes / unpack_nodes): the swap's nodes, its values
+    DeviceArray<int> field_list;
+    DeviceArray<double> field_buf;
+    bool field_brick_changed = false;    // the last set_mdscf moved the brick
+    // the nodes the arrays hold (the whole grid, or the brick with its ghost layers)
+    int field_nodes() const { return field_grid.nb[0] * field_grid.nb[1] * field_grid.nb[2]; }
     void field_derive(acc scale);
 
     // every per-atom array, with how it follows a sort (parts register what they own)

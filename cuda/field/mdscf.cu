@@ -13,25 +13,6 @@ namespace cuda {
 
   namespace {
 #include "field/mdscf_kernels.cuh"
-
-    // several ranks: each rank deposited its owned atoms on the whole grid; the sum over
-    // ranks (host-staged, through the engine's global sum) gives every rank the densities
-    // of all atoms. A whole grid per rank and field update: fine for grids of up to a few
-    // 10^6 values; larger ones would want Grid3d's bricks with ghost layers (doc/fix_mdscf.md)
-    void field_sum_over_ranks(Engine::Impl &s)
-    {
-      if (!s.global_sum) return;
-      const size_t count = s.field_phi.size();
-      std::vector<acc> a(count);
-      s.field_phi.download(a.data(), count);
-      std::vector<double> h(a.begin(), a.end());
-      if (count > (size_t) std::numeric_limits<int>::max())
-        throw std::runtime_error(
-            "mesogpu: fix mdscf/cuda: the grid is too large to sum over ranks");
-      s.global_sum(h.data(), static_cast<int>(count));
-      for (size_t k = 0; k < count; ++k) a[k] = static_cast<acc>(h[k]);
-      s.field_phi.upload(a);
-    }
   }    // namespace
 
   void Engine::set_mdscf(const HostMDSCF &p)
@@ -54,15 +35,38 @@ namespace cuda {
     // the grid spans the given box (several ranks: the global one), else the engine's
     const bool given =
         p.boxhi[0] > p.boxlo[0] && p.boxhi[1] > p.boxlo[1] && p.boxhi[2] > p.boxlo[2];
-    if (!given && s.nlocal < s.n)
-      throw std::logic_error("mesogpu: set_mdscf on several ranks needs the global box");
+    const bool brick = p.brick();
+    if (s.nlocal < s.n && !(given && brick))
+      throw std::logic_error("mesogpu: set_mdscf on several ranks needs the global box and the "
+                             "rank's brick");
     const double *blo = given ? p.boxlo : s.lo, *bhi = given ? p.boxhi : s.hi;
+    FieldGridD &g = s.field_grid;
+    const FieldGridD before = g;
+    g.brick = brick;
     for (int d = 0; d < 3; ++d) {
       if (nn[d] < 2) throw std::runtime_error("mesogpu: fix mdscf/cuda needs >= 2 nodes per edge");
-      s.field_grid.n[d] = nn[d];
-      s.field_grid.lo[d] = static_cast<acc>(blo[d]);
-      s.field_grid.inv_h[d] = static_cast<acc>(nn[d] / (bhi[d] - blo[d]));
+      g.n[d] = nn[d];
+      g.lo[d] = static_cast<acc>(blo[d]);
+      g.inv_h[d] = static_cast<acc>(nn[d] / (bhi[d] - blo[d]));
+      if (brick) {
+        if (p.in_lo[d] < p.out_lo[d] || p.in_hi[d] > p.out_hi[d] || p.in_lo[d] > p.in_hi[d])
+          throw std::logic_error("mesogpu: set_mdscf: the owned nodes lie outside the brick");
+        g.nb[d] = p.out_hi[d] - p.out_lo[d] + 1;
+        g.off[d] = p.out_lo[d];
+        g.own_lo[d] = p.in_lo[d] - p.out_lo[d];
+        g.own_hi[d] = p.in_hi[d] - p.out_lo[d];
+      } else {
+        g.nb[d] = nn[d];
+        g.off[d] = 0;
+        g.own_lo[d] = 0;
+        g.own_hi[d] = nn[d] - 1;
+      }
     }
+    // (a brick that moved: the caller uploads the field again)
+    s.field_brick_changed = false;
+    for (int d = 0; d < 3; ++d)
+      s.field_brick_changed |= before.nb[d] != g.nb[d] || before.off[d] != g.off[d] ||
+                               before.own_lo[d] != g.own_lo[d] || before.own_hi[d] != g.own_hi[d];
     s.field_grid.ncomp = p.ncomp;
     for (int k = 0; k < p.ncomp * p.ncomp; ++k) s.field_params.chi[k] = static_cast<acc>(p.chi[k]);
     s.field_params.kT = static_cast<acc>(p.kT);
@@ -89,13 +93,17 @@ namespace cuda {
     s.have_field = true;
   }
 
+  bool Engine::mdscf_brick_changed() const
+  {
+    return impl->field_brick_changed;
+  }
+
   void Engine::Impl::field_derive(acc scale)
   {
     const int nodes = field_nodes();
     field_sums.zero();
     mdscf_derive_kernel<<<std::min(blocks(nodes), 1024), BLOCK>>>(
-        nodes, field_grid.ncomp, scale, field_params, field_phi.get(), field_pot.get(),
-        field_sums.get());
+        field_grid, scale, field_params, field_phi.get(), field_pot.get(), field_sums.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
     mdscf_gradient_kernel<<<blocks(nodes), BLOCK>>>(field_grid, field_pot.get(), field_grad.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
@@ -122,13 +130,23 @@ namespace cuda {
   void Engine::mdscf_build_field()
   {
     Impl &s = *impl;
-    if (!s.have_field) throw std::runtime_error("mesogpu: mdscf_build_field before set_mdscf");
+    if (s.field_grid.brick)
+      throw std::logic_error("mesogpu: mdscf_build_field on a brick: deposit, the host's "
+                             "exchanges, scale_owned, derive");
+    mdscf_deposit();
+    s.field_derive(s.field_scale);
+  }
+
+  void Engine::mdscf_deposit()
+  {
+    Impl &s = *impl;
+    if (!s.have_field) throw std::runtime_error("mesogpu: mdscf_deposit before set_mdscf");
     const int nodes = s.field_nodes();
     if (!s.field_gather) {
       s.field_phi.zero();
       mdscf_deposit_atomic_kernel<<<blocks(s.nlocal), BLOCK>>>(
           s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.type.get(), s.mask.get(),
-          s.field_groupbit, s.field_type2comp.get(), s.field_grid, s.field_phi.get());
+          s.field_groupbit, s.field_type2comp.get(), s.field_grid, s.field_phi.get(), s.err.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
     } else {
       // bin on the field grid; grow the cell capacity and bin again on overflow
@@ -140,7 +158,7 @@ namespace cuda {
         mdscf_bin_kernel<<<blocks(s.nlocal), BLOCK>>>(
             s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.type.get(), s.mask.get(),
             s.field_groupbit, s.field_type2comp.get(), s.field_grid, s.field_cell_count.get(),
-            s.field_cell_atoms.get(), s.field_cell_cap, s.status.get() + 3);
+            s.field_cell_atoms.get(), s.field_cell_cap, s.status.get() + 3, s.err.get());
         MESOGPU_CUDA_LAUNCH_CHECK();
         MESOGPU_CUDA_CALL(
             cudaMemcpy(s.status_host + 3, s.status.get() + 3, sizeof(int), cudaMemcpyDeviceToHost));
@@ -158,8 +176,48 @@ namespace cuda {
           s.field_phi.get());
       MESOGPU_CUDA_LAUNCH_CHECK();
     }
-    field_sum_over_ranks(s);    // several ranks: the densities of all ranks' atoms
-    s.field_derive(s.field_scale);
+  }
+
+  void Engine::mdscf_scale_owned()
+  {
+    Impl &s = *impl;
+    const FieldGridD &g = s.field_grid;
+    const int owned = (g.own_hi[0] - g.own_lo[0] + 1) * (g.own_hi[1] - g.own_lo[1] + 1) *
+                      (g.own_hi[2] - g.own_lo[2] + 1);
+    mdscf_scale_owned_kernel<<<blocks(owned), BLOCK>>>(g, s.field_scale, s.field_phi.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::mdscf_derive()
+  {
+    impl->field_derive(acc(1));
+  }
+
+  void Engine::mdscf_pack_nodes(const int *list, int count, double *buf)
+  {
+    Impl &s = *impl;
+    if (count <= 0) return;
+    const int nc = s.field_grid.ncomp;
+    AllocLabel label("the MD-SCF grid exchange");
+    s.field_list.upload(list, (size_t) count);
+    s.field_buf.resize((size_t) count * nc);
+    mdscf_pack_nodes_kernel<<<blocks(count * nc), BLOCK>>>(count, s.field_list.get(), nc,
+                                                           s.field_phi.get(), s.field_buf.get());
+    MESOGPU_CUDA_LAUNCH_CHECK();
+    s.field_buf.download(buf, (size_t) count * nc);
+  }
+
+  void Engine::mdscf_unpack_nodes(const int *list, int count, const double *buf, bool add)
+  {
+    Impl &s = *impl;
+    if (count <= 0) return;
+    const int nc = s.field_grid.ncomp;
+    AllocLabel label("the MD-SCF grid exchange");
+    s.field_list.upload(list, (size_t) count);
+    s.field_buf.upload(buf, (size_t) count * nc);
+    mdscf_unpack_nodes_kernel<<<blocks(count * nc), BLOCK>>>(
+        count, s.field_list.get(), nc, s.field_buf.get(), s.field_phi.get(), add);
+    MESOGPU_CUDA_LAUNCH_CHECK();
   }
 
   void Engine::mdscf_apply_forces()
@@ -169,7 +227,7 @@ namespace cuda {
     mdscf_force_kernel<<<blocks(s.nlocal), BLOCK>>>(
         s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.type.get(), s.mask.get(),
         s.field_groupbit, s.field_type2comp.get(), s.field_grid, s.field_grad.get(), s.f[0].get(),
-        s.f[1].get(), s.f[2].get());
+        s.f[1].get(), s.f[2].get(), s.err.get());
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

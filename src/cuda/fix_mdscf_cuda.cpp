@@ -9,6 +9,7 @@
 #include "domain.h"
 #include "engine.h"
 #include "error.h"
+#include "grid3d.h"
 #include "update.h"
 
 #include <algorithm>
@@ -24,10 +25,8 @@ void FixMDSCFCuda::init()
   device_util::warn_if_host(lmp, "Fix", "mdscf/cuda");
 }
 
-/* the whole grid as the engine holds it, node-major, from the host's owned nodes (on
-   several ranks each rank owns a brick of Grid3d: the bricks are summed into the whole
-   grid on every rank, collective) and back into the owned nodes (derive_field() then
-   fills the ghost layers) */
+/* one rank: the whole grid as the engine holds it, node-major, from the host's owned
+   nodes and back into them (derive_field() then fills the ghost layers) */
 void FixMDSCFCuda::copy_phi(std::vector<double> &full, bool to_host)
 {
   full.resize((size_t) nxgrid * nygrid * nzgrid * ncomp);
@@ -42,13 +41,6 @@ void FixMDSCFCuda::copy_phi(std::vector<double> &full, bool to_host)
           else
             flat = phi[iz][iy][ix][k];
         }
-  if (!to_host && comm->nprocs > 1) {
-    if (full.size() > (size_t) std::numeric_limits<int>::max())
-      error->all(FLERR, "Fix mdscf/cuda: the grid ({}) is too large to gather on every rank",
-                 grid_size_text());
-    MPI_Allreduce(MPI_IN_PLACE, full.data(), static_cast<int>(full.size()), MPI_DOUBLE, MPI_SUM,
-                  world);
-  }
 }
 
 void FixMDSCFCuda::device_setup(Engine &engine)
@@ -71,16 +63,34 @@ void FixMDSCFCuda::device_setup(Engine &engine)
     p.boxlo[d] = domain->boxlo[d];
     p.boxhi[d] = domain->boxhi[d];
   }
+  // several ranks: this rank's brick of the host's Grid3d
+  brick = comm->nprocs > 1;
+  if (brick) {
+    const int in_lo[3] = {nxlo_in, nylo_in, nzlo_in}, in_hi[3] = {nxhi_in, nyhi_in, nzhi_in};
+    const int out_lo[3] = {nxlo_out, nylo_out, nzlo_out},
+              out_hi[3] = {nxhi_out, nyhi_out, nzhi_out};
+    for (int d = 0; d < 3; ++d) {
+      p.in_lo[d] = in_lo[d];
+      p.in_hi[d] = in_hi[d];
+      p.out_lo[d] = out_lo[d];
+      p.out_hi[d] = out_hi[d];
+    }
+  }
   engine.set_mdscf(p);
   // a rebuild during a run on several ranks (run_style verlet/cuda uploads the atoms again
-  // and calls this): the engine kept its grids, which may be newer than the host's
-  if (!update->setupflag) return;
+  // and calls this): the engine kept its grids, which may be newer than the host's, unless
+  // the brick moved (fix balance: reset_grid() brought the field to the host first)
+  if (!update->setupflag && !engine.mdscf_brick_changed()) return;
   // the host's field (built at setup, or carried over from the last run or a restart)
   // goes to the device as it is; setup() always leaves one, the build is only a guard
   if (!have_field) build_field();
-  std::vector<double> full;
-  copy_phi(full, false);
-  engine.mdscf_upload_phi(full.data());
+  if (brick) {
+    engine.mdscf_upload_phi(flat(phi));    // the brick as the host holds it, ghosts too
+  } else {
+    std::vector<double> full;
+    copy_phi(full, false);
+    engine.mdscf_upload_phi(full.data());
+  }
   host_field_stale = false;
   sums_stale = false;    // the host's energies are those of this field
 }
@@ -88,10 +98,14 @@ void FixMDSCFCuda::device_setup(Engine &engine)
 void FixMDSCFCuda::device_post_force(Engine &engine, int vflag)
 {
   if (update->ntimestep % nupdate == 0) {
-    engine.mdscf_build_field();
+    if (brick)
+      update_brick(engine);
+    else
+      engine.mdscf_build_field();
     last_update = update->ntimestep;
     host_field_stale = true;
     sums_stale = true;
+    if (brick) pull_sums(engine);    // collective: every rank updates at this step
   }
   engine.mdscf_apply_forces();
   v_init(vflag);
@@ -103,17 +117,38 @@ void FixMDSCFCuda::device_post_force(Engine &engine, int vflag)
   }
 }
 
-/* energies and the virial of the device field, read back once per field update */
+/* a field update on the bricks: as FixMDSCF::build_field and derive_field, with the
+   densities, Grid3d's buffers and the derivation on the device */
+void FixMDSCFCuda::update_brick(Engine &engine)
+{
+  engine.mdscf_deposit();
+  grid_engine = &engine;
+  grid->reverse_comm(Grid3d::FIX, this, 0, ncomp, sizeof(double), grid_buf1, grid_buf2, MPI_DOUBLE);
+  engine.mdscf_scale_owned();
+  grid->forward_comm(Grid3d::FIX, this, 0, ncomp, sizeof(double), grid_buf1, grid_buf2, MPI_DOUBLE);
+  grid_engine = nullptr;
+  engine.mdscf_derive();
+}
+
+/* energies and the virial of the device field, read back once per field update (bricks:
+   at the update, where every rank sums its owned nodes' energies with the others) */
 void FixMDSCFCuda::pull_sums(Engine &engine)
 {
   if (!sums_stale) return;
   double s[3];
   engine.mdscf_sums(s);
   const double per_node = rho0 * cell_volume();
-  energy_chi = per_node * s[0];
-  energy_kappa = per_node * s[1];
-  // every rank has the whole grid's virial; LAMMPS sums the fixes' virials over ranks
-  virial_local = comm->me == 0 ? per_node * s[2] : 0.0;
+  if (brick) {
+    double all[2];
+    MPI_Allreduce(s, all, 2, MPI_DOUBLE, MPI_SUM, world);
+    energy_chi = per_node * all[0];
+    energy_kappa = per_node * all[1];
+    virial_local = per_node * s[2];    // this rank's nodes (LAMMPS sums fix virials)
+  } else {
+    energy_chi = per_node * s[0];
+    energy_kappa = per_node * s[1];
+    virial_local = per_node * s[2];
+  }
   sums_stale = false;
 }
 
@@ -134,9 +169,13 @@ void FixMDSCFCuda::pull_sums_if_ahead()
 void FixMDSCFCuda::device_sync_host(Engine &engine)
 {
   if (!host_field_stale) return;
-  std::vector<double> full((size_t) nxgrid * nygrid * nzgrid * ncomp);
-  engine.mdscf_download_phi(full.data());
-  copy_phi(full, true);
+  if (brick) {
+    engine.mdscf_download_phi(flat(phi));
+  } else {
+    std::vector<double> full((size_t) nxgrid * nygrid * nzgrid * ncomp);
+    engine.mdscf_download_phi(full.data());
+    copy_phi(full, true);
+  }
   have_field = true;
   derive_field();
   host_field_stale = false;
@@ -153,4 +192,59 @@ double FixMDSCFCuda::compute_vector(int n)
 {
   pull_sums_if_ahead();
   return FixMDSCF::compute_vector(n);
+}
+
+/* a rebalance during a resident run (fix balance on several ranks): the device's field
+   into the host grid first, which the remap then moves to the new bricks; the rebuild's
+   device_setup() uploads it, as the brick moved */
+void FixMDSCFCuda::reset_grid()
+{
+  auto *context = DeviceContext::current(lmp);
+  Engine *engine = context ? context->engine_ahead_of_host() : nullptr;
+  if (engine) {
+    try {
+      device_sync_host(*engine);
+    } catch (std::runtime_error &e) {
+      error->all(FLERR, "Fix mdscf/cuda: {}", e.what());
+    }
+  }
+  FixMDSCF::reset_grid();
+}
+
+/* Grid3d's buffers: on the device while a device field update runs (the engine's brick),
+   else the CPU fix's (the host grid) */
+void FixMDSCFCuda::pack_forward_grid(int which, void *vbuf, int nlist, int *list)
+{
+  if (!grid_engine) return FixMDSCF::pack_forward_grid(which, vbuf, nlist, list);
+  try {
+    grid_engine->mdscf_pack_nodes(list, nlist, static_cast<double *>(vbuf));
+  } catch (std::runtime_error &e) {
+    error->one(FLERR, "Fix mdscf/cuda: {}", e.what());
+  }
+}
+
+void FixMDSCFCuda::unpack_forward_grid(int which, void *vbuf, int nlist, int *list)
+{
+  if (!grid_engine) return FixMDSCF::unpack_forward_grid(which, vbuf, nlist, list);
+  try {
+    grid_engine->mdscf_unpack_nodes(list, nlist, static_cast<const double *>(vbuf), false);
+  } catch (std::runtime_error &e) {
+    error->one(FLERR, "Fix mdscf/cuda: {}", e.what());
+  }
+}
+
+void FixMDSCFCuda::pack_reverse_grid(int which, void *vbuf, int nlist, int *list)
+{
+  if (!grid_engine) return FixMDSCF::pack_reverse_grid(which, vbuf, nlist, list);
+  pack_forward_grid(which, vbuf, nlist, list);
+}
+
+void FixMDSCFCuda::unpack_reverse_grid(int which, void *vbuf, int nlist, int *list)
+{
+  if (!grid_engine) return FixMDSCF::unpack_reverse_grid(which, vbuf, nlist, list);
+  try {
+    grid_engine->mdscf_unpack_nodes(list, nlist, static_cast<const double *>(vbuf), true);
+  } catch (std::runtime_error &e) {
+    error->one(FLERR, "Fix mdscf/cuda: {}", e.what());
+  }
 }

@@ -871,6 +871,15 @@ TEST(MultiRank, KremerGrestMDSCFGather)
   compare(System::kg_mdscf_gather, "KG + mdscf (gather)", {}, {}, true);
 }
 
+// fix balance moves the cuts along z during the run (the chains of type 2 fill the lower
+// half): each rank's brick of the field grid moves with them (fix mdscf/cuda's reset_grid:
+// the device field to the host, Grid3d's remap, the new brick up)
+TEST(MultiRank, KremerGrestMDSCFBalance)
+{
+  const std::vector<std::string> bal = {"fix bal all balance 20 1.0 shift z 10 1.0"};
+  compare(System::kg_mdscf, "KG + mdscf + fix balance", bal, bal, true);
+}
+
 // the united-atom polyethylene melt (dihedral charmm/cuda on several ranks: the same
 // device term as harmonic/cuda)
 TEST(MultiRank, PolyethyleneMelt)
