@@ -207,6 +207,9 @@ void VerletCuda::rank_rebuild(bool balance, const Fix *host_step_fix)
   }
   rebuilds_host++;
   if (device_rebuild_pending()) sync_rebuilt_atoms();
+  // the fixes' per-atom arrays as the device moved them, for LAMMPS's exchange
+  for (auto *f : fix_device)
+    if (f->device_moves_per_atom_arrays()) f->device_sync_host(*engine);
   const int n = atom->nlocal;
   std::vector<int> image(3 * (size_t) n);
   engine->download_atoms(n ? atom->x[0] : nullptr, n ? atom->v[0] : nullptr, nullptr, image.data());

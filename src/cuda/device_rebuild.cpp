@@ -144,8 +144,16 @@ std::string DeviceRebuild::why_host(const Engine &engine) const
         return "atom style " + name + " has per-atom data '" + field +
                "' the device does not move " + moves;
   }
-  if (atom->nextra_grow || atom->nextra_border)
-    return "a fix keeps its own per-atom arrays on the host (fix property/atom, store/atom, ...)";
+  // a fix's per-atom arrays: through the host, unless the fix moves device copies of them
+  for (int k = 0; k < atom->nextra_grow; ++k) {
+    Fix *f = modify->fix[atom->extra_grow[k]];
+    auto *df = dynamic_cast<DeviceFix *>(f);
+    if (!df || !df->device_moves_per_atom_arrays())
+      return std::string("fix ") + f->id + " (style " + f->style +
+             ") keeps its own per-atom arrays on the host";
+  }
+  if (atom->nextra_border)
+    return "a fix sends its own per-atom values to the ghosts (fix property/atom ghost yes, ...)";
   if (atom->nivector || atom->ndvector || atom->niarray || atom->ndarray)
     return "the atoms have custom per-atom properties";
   if (atom->molecular == Atom::MOLECULAR && !engine.has_owned_topology())

@@ -66,6 +66,11 @@ class DeviceFix {
   // rank must give the same answer
   virtual bool device_host_step(bigint /*step*/) const { return false; }
   virtual void device_host_step_after_borders() {}
+  // several ranks: the fix's per-atom host arrays (Atom's grow callbacks) have device
+  // copies of one value per atom that move with the atoms at a device rebuild;
+  // device_sync_host writes them back in the host's order of then (so a device rebuild
+  // need not go through the host for them)
+  virtual bool device_moves_per_atom_arrays() const { return false; }
 };
 
 }    // namespace LAMMPS_NS

@@ -112,7 +112,22 @@ void FixPolymerizeCuda::device_setup(Engine &engine)
                "Fix {} (ID {}): capture radius rc = {} exceeds the neighbour cutoff {} (pair "
                "cutoff + skin) of a reacting type pair",
                style, id, rc, reach);
-  if (host_reactions) return;    // the reactions use the host's list and arrays
+  if (host_reactions) {
+    // the reactions use the host's list and arrays; the state moves with the atoms on the
+    // device between them (one column per value: those migrate with their atoms)
+    const int rows = engine.natoms();
+    std::vector<double> column(rows);
+    try {
+      for (int k = 0; k < 3; ++k) {
+        for (int i = 0; i < rows; ++i) column[i] = i < atom->nlocal ? state[i][k] : 0.0;
+        engine.upload_per_atom(state_column(k), 1, rows ? column.data() : nullptr);
+      }
+    } catch (std::exception &e) {
+      error->all(FLERR, "Fix {} (ID {}): {}", style, id, e.what());
+    }
+    state_step = -1;
+    return;
+  }
   if (n > 0 && engine.neighbor_entries() == 0)
     error->all(FLERR,
                "Fix {} (ID {}) finds the monomers in the device neighbour list, and this run "
@@ -198,7 +213,31 @@ void FixPolymerizeCuda::download_state(Engine &engine)
 
 void FixPolymerizeCuda::device_sync_host(Engine &engine)
 {
-  if (!host_reactions) download_state(engine);
+  if (!host_reactions) {
+    download_state(engine);
+    return;
+  }
+  // several ranks: the state columns in the host's order (after device rebuilds the host
+  // rows were rewritten in the device's order first: VerletCuda::sync_rebuilt_atoms)
+  if (state_step == update->ntimestep) return;
+  const int n = atom->nlocal;
+  std::vector<double> column(engine.natoms());
+  try {
+    for (int k = 0; k < 3; ++k) {
+      if (!column.empty()) engine.download_per_atom(state_column(k), column.data());
+      for (int i = 0; i < n; ++i) state[i][k] = column[i];
+    }
+  } catch (std::exception &e) {
+    error->all(FLERR, "Fix {} (ID {}): step {}: {}", style, id, update->ntimestep, e.what());
+  }
+  stats_step = -1;
+  state_step = update->ntimestep;
+}
+
+std::string FixPolymerizeCuda::state_column(int k) const
+{
+  static const char *const what[3] = {"init", "cris", "chain position"};
+  return slot + " " + what[k];
 }
 
 /* ----------------------------------------------------------------------
@@ -241,6 +280,11 @@ double FixPolymerizeCuda::compute_vector(int k)
 {
   auto *context = DeviceContext::current(lmp);
   Engine *engine = context ? context->engine_ahead_of_host() : nullptr;
-  if (engine && !host_reactions && state_step != update->ntimestep) download_state(*engine);
+  // several ranks: the whole sync (the host's rows may lag the device's after device
+  // rebuilds; every rank asks, as thermo output does)
+  if (engine && host_reactions)
+    context->sync_atoms();
+  else if (engine && state_step != update->ntimestep)
+    download_state(*engine);
   return FixPolymerize::compute_vector(k);
 }

@@ -15,8 +15,9 @@
    Several MPI ranks: the reaction step is fix polymerize's react() on the host, run by
    verlet/cuda inside a reneighbouring step through the host (DeviceFix::device_host_step)
    after borders(), with a host full list of the fresh ghosts; the new bonds, special
-   lists, states and types go up with the atoms. The fix's per-atom state keeps every
-   reneighbouring step on the host there.
+   lists, states and types go up with the atoms. Between reaction steps the state moves
+   with the atoms as three device columns, so the other reneighbouring steps stay on the
+   device.
    Refused in resident runs: atype (no angles are made on the device yet), dynamic groups.
    Docs: doc/fix_polymerize.md (section GPU).
 ------------------------------------------------------------------------- */
@@ -43,9 +44,11 @@ class FixPolymerizeCuda : public FixPolymerize, public DeviceFix {
   void device_setup(mesogpu::cuda::Engine &engine) override;
   void device_initial_integrate(mesogpu::cuda::Engine &engine) override;
   void device_sync_host(mesogpu::cuda::Engine &engine) override;
-  int device_bond_room() const override { return 2; }    // a chain's interior atom
+  // a chain's interior atom (several ranks: the host makes the bonds, in its own room)
+  int device_bond_room() const override { return host_reactions ? 0 : 2; }
   bool device_host_step(bigint step) const override;
   void device_host_step_after_borders() override;
+  bool device_moves_per_atom_arrays() const override { return host_reactions; }
 
   static constexpr bool several_ranks = true;    // runs on several MPI ranks (verlet/cuda)
 
@@ -58,8 +61,10 @@ class FixPolymerizeCuda : public FixPolymerize, public DeviceFix {
   double reach = 0.0;        // smallest neighbour cutoff (cut + skin) of a reacting pair
   bigint state_step = -1;    // step of the last state download while the device was ahead
   // several ranks: the reaction steps run fix polymerize's react() on the host, inside a
-  // reneighbouring step through the host; the state stays in the host arrays
+  // reneighbouring step through the host; between them the state moves with the atoms as
+  // three per-atom columns on the device (state_column) and comes back at host syncs
   bool host_reactions = false;
+  std::string state_column(int k) const;
 
   void download_state(mesogpu::cuda::Engine &engine);
 };

@@ -338,7 +338,8 @@ TEST(MultiRankRebuild, PerAtomFixFallsBackToHost)
     read_counts(r, logfile);
     EXPECT_EQ(r.rebuilds_device, 0) << r.log;
     EXPECT_GT(r.rebuilds_host, 0) << r.log;
-    EXPECT_NE(r.log.find("reneighbouring through the host (a fix keeps its own per-atom arrays"),
+    EXPECT_NE(r.log.find("reneighbouring through the host (fix tagged (style property/atom) "
+                         "keeps its own per-atom arrays on the host)"),
               std::string::npos)
         << r.log;
   }
