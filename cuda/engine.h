@@ -243,6 +243,23 @@ namespace cuda {
     int list_entry_bits() const;
     std::string cell_entries_refusal() const;
     int pair_lanes() const;
+    // pair forces straight from the cell list, without a neighbour list: every step then
+    // bins the atoms (a rebuild at every step, in cells as wide as the largest pair
+    // cutoff) and the pair kernels walk the 27 cells around each atom. mode -1 (default,
+    // auto): after 16 steps in a row whose displacement test asked for a rebuild (the list
+    // lived one step each time), with a list again every 500 steps to see whether it
+    // lives longer now; 1: wherever allowed; 0: never. Not allowed (refusal, "" if
+    // allowed): special neighbours with weights other than 1, excluded pairs, several ranks,
+    // oriented pair styles, a list reader (keep_neighbor_list), periodic sides below 4 cells of the
+    // cutoff or 2 x (cutoff + skin). pairs_from_cells(): the last build's kind; steps_from_cells():
+    // the steps of this run whose pairs came from the cells
+    void set_pairs_from_cells(int mode);
+    bool pairs_from_cells() const;
+    long long steps_from_cells() const;
+    std::string pairs_from_cells_refusal() const;
+    // something outside the pair terms reads the neighbour list (device chain growth): the
+    // pairs never come from the cells, and a list is built now if the last build made none
+    void keep_neighbor_list();
 
     // --- force field ---------------------------------------------------------------
     // A list of force terms, cleared by upload_atoms: each force style of the run adds

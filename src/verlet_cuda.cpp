@@ -114,6 +114,11 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
   env = std::getenv("MESOGPU_LIST_ENTRIES");
   if (env && !mesogpu::parse_list_entries(env, list_entries, why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_LIST_ENTRIES: {}", why);
+  // pair forces from the cells: MESOGPU_PAIRS_FROM_CELLS, then the keyword pairs_from_cells
+  env = std::getenv("MESOGPU_PAIRS_FROM_CELLS");
+  if (env && !mesogpu::parse_pairs_from_cells(env, pairs_from_cells, why))
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_PAIRS_FROM_CELLS: {}",
+               why);
   // the overlap of the forward exchange with interior forces: MESOGPU_OVERLAP, then overlap
   env = std::getenv("MESOGPU_OVERLAP");
   if (env && !mesogpu::parse_yes_no(env, overlap, why))
@@ -159,6 +164,12 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
         error->all(FLERR, "run_style verlet/cuda: list_entries {}",
                    i + 1 < narg ? why : "needs a value (auto, 16 or 32)");
       i++;
+    } else if (strcmp(arg[i], "pairs_from_cells") == 0) {
+      // pair forces straight from the cell list where the list would live one step
+      if (i + 1 >= narg || !mesogpu::parse_pairs_from_cells(arg[i + 1], pairs_from_cells, why))
+        error->all(FLERR, "run_style verlet/cuda: pairs_from_cells {}",
+                   i + 1 < narg ? why : "needs a value (auto, yes or no)");
+      i++;
     } else if (strcmp(arg[i], "overlap") == 0) {
       // several ranks: interior atoms' forces while the ghosts' positions travel
       if (i + 1 >= narg || !mesogpu::parse_yes_no(arg[i + 1], overlap, why))
@@ -170,7 +181,7 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
           FLERR,
           "run_style verlet/cuda: unknown keyword '{}' (allowed: share yes|no, rebuild "
           "device|host, memory yes|no, exchange host|ipc|cuda-aware, list_entries auto|16|32, "
-          "overlap yes|no)",
+          "pairs_from_cells auto|yes|no, overlap yes|no)",
           arg[i]);
     }
   }
@@ -441,6 +452,7 @@ void VerletCuda::upload()
     // a device rebuild sorts the owned rows between the exchange and the borders)
     engine->set_sort(multi_rank ? 0 : atom->sortfreq);
     engine->set_list_entries(list_entries);
+    engine->set_pairs_from_cells(pairs_from_cells);
     engine->set_overlap(multi_rank && overlap);
     engine->set_neighbor(neighbor->cutneighmax, neighbor->skin, cutneighsq, neighbor->every,
                          neighbor->delay, neighbor->dist_check != 0);
@@ -622,6 +634,12 @@ void VerletCuda::resident_setup(int flag, bool full)
                        "pair kernels: {} here, and a list built with ghosts)\n",
                        engine->pair_lanes());
     }
+    if (pairs_from_cells == 1 && !engine->pairs_from_cells())
+      utils::logmesg(lmp, "  verlet/cuda pairs_from_cells yes: a neighbour list instead: {}\n",
+                     engine->pairs_from_cells_refusal());
+    if (engine->pairs_from_cells())
+      utils::logmesg(lmp, "  verlet/cuda pairs_from_cells: the pair forces come straight from "
+                          "the cells, binned at every step (no neighbour list)\n");
     if (list_entries == 0 && entries > 0 && engine->list_entry_bits() == 16)
       utils::logmesg(lmp, "  verlet/cuda list_entries auto: 16-bit cell entries, since 32-bit "
                           "ones would leave too little device memory free\n");
@@ -781,6 +799,13 @@ void VerletCuda::cleanup()
     neighbor->build_topology();
   }
   if (multi_rank) log_rebuilds();
+  // the steps whose pair forces came straight from the cells (each of them a rebuild)
+  if (engine && comm->me == 0 && engine->steps_from_cells() > 0)
+    utils::logmesg(lmp,
+                   "  verlet/cuda pairs_from_cells: {} force evaluations (the setup's "
+                   "included; {} steps) took their pairs straight from the cells, binned at "
+                   "each of them, without a neighbour list\n",
+                   engine->steps_from_cells(), update->nsteps);
   log_memory("end of the run");
   if (multi_rank && rank_timing) rank_timing->report();
   Verlet::cleanup();

@@ -153,6 +153,22 @@ namespace cuda {
       return uniform_cutneighsq > real(0) && maxspecial == 0 && !exclusion.active;
     }
     int fixed_cell_lanes = -1;    // MESOGPU_BUILD_CELL_LANES (-1: chosen)
+    // pair forces straight from the cell list, without a neighbour list
+    // (Engine::set_pairs_from_cells; neighbor/neighbor_list.cu): asked for (-1 auto, 0 no,
+    // 1 yes), taken by the last build (from_cells: every step then bins, in cells of the
+    // largest pair cutoff), the steps of that build's kind in a row, the rebuilds in a row
+    // the displacement test asked for, and the steps so taken
+    int cells_setting = -1;
+    bool from_cells = false;
+    int cells_run = 0, rebuild_streak = 0;
+    long long cells_steps = 0;
+    bool list_kept = false;     // something reads the neighbour list (chain growth)
+    double pair_cut_max = 0;    // the largest pair cutoff (of cutneighsq, less the skin)
+    std::string from_cells_refusal() const;    // "" where the pairs may come from the cells
+    bool want_from_cells();                    // at a build: this build's kind
+    // the cells' width: the largest pair cutoff where the pairs come from the cells (they
+    // are binned every step), else cutoff + skin
+    double cell_cut() const { return from_cells ? pair_cut_max : cutneighmax; }
     // the (cut + skin)^2 of every type pair when they are all equal (0: read per pair)
     real uniform_cutneighsq = 0;
     int fixed_build_group = 0, fixed_pair_group = 0;    // 0: chosen

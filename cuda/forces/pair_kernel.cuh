@@ -18,6 +18,7 @@
 #define MESOGPU_CUDA_FORCES_PAIR_KERNEL_CUH
 
 #include "core/engine_impl.cuh"
+#include "neighbor/stencil.cuh"
 
 #include <stdexcept>
 #include <type_traits>
@@ -152,16 +153,18 @@ namespace cuda {
     // steps keep 32 without spilling. Only for evaluators that say so (full_occupancy):
     // bounded, DPD spills 120 bytes and table/r2 24. Bounds on the 32-bit kernel made it
     // worse (40 registers instead of 32), and the EV steps spill, so both stay free.
-    template <class P, class = void> struct wants_full_occupancy : std::false_type {};
+    template <class P, class = void> struct wants_full_occupancy : std::false_type {
+    };
     template <class P>
-    struct wants_full_occupancy<P, std::void_t<decltype(P::full_occupancy)>>
-        : std::bool_constant<P::full_occupancy> {};
+    struct wants_full_occupancy<P, std::void_t<decltype(P::full_occupancy)>> :
+        std::bool_constant<P::full_occupancy> {
+    };
     constexpr int THREADS_PER_SM = 2048;
     template <class Pair, int Group>
     __global__ void __launch_bounds__(BLOCK, THREADS_PER_SM / BLOCK)
-        pair_forces_kernel_cell(int n, const PosType<real> *pos, BoxD box, CellList list,
-                                Pair pair, int ntp1, Special4 special_lj, Vec3Out fout,
-                                PerAtomEV ev, ErrorRecord *err)
+        pair_forces_kernel_cell(int n, const PosType<real> *pos, BoxD box, CellList list, Pair pair,
+                                int ntp1, Special4 special_lj, Vec3Out fout, PerAtomEV ev,
+                                ErrorRecord *err)
     {
       pair_forces<Pair, CellList, false, false, Group>(n, pos, box, list, pair, ntp1, special_lj,
                                                        fout, ev, err);
@@ -178,6 +181,85 @@ namespace cuda {
     {
       pair_forces<Pair, List, false, false, 1, true>(n, pos, box, list, pair, ntp1, special_lj,
                                                      fout, ev, err, nrows, rows);
+    }
+
+    // The pairs straight from the cell list (Impl::from_cells: the cells are binned at every
+    // step, at least as wide as the largest pair cutoff; no special or excluded pairs, one
+    // rank): one thread per atom walks the 27 cells around its own in the order of the list
+    // builds, each candidate's image from its cell's shift (by_cell_images), and evaluates
+    // the pairs within the cutoff as pair_forces does with a list. Where the list would be
+    // built at nearly every step anyway (DPD at dt 0.04: the fastest of 10^6 particles
+    // crosses half the skin in one step) this skips writing and reading it, and the
+    // candidates of cells of the cutoff (81 per DPD particle) are fewer than those of
+    // cells of cutoff + skin (178).
+    template <class Pair, bool EV>
+    __global__ void pair_forces_cells_kernel(int n, const PosType<real> *pos, BoxD box, int3 ncell,
+                                             const int *cell_of, const int *cell_count,
+                                             const int *cell_atoms, const PosType<real> *cell_pos,
+                                             int cell_cap, Pair pair, int ntp1, Special4 special_lj,
+                                             Vec3Out fout, PerAtomEV ev, ErrorRecord *err)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const PosType<real> pi = pos[i];
+      const auto ai = pair.load_i(i);
+      acc fx, fy, fz, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
+      fout.start(i, fx, fy, fz);
+      const int c = cell_of[i];
+      const int cx = c % ncell.x, cy = (c / ncell.x) % ncell.y, cz = c / (ncell.x * ncell.y);
+      const int lx = box.periodic[0] || cx > 0 ? -1 : 0, ly = box.periodic[1] || cy > 0 ? -1 : 0,
+                lz = box.periodic[2] || cz > 0 ? -1 : 0;
+      const int hx = box.periodic[0] || cx < ncell.x - 1 ? 1 : 0,
+                hy = box.periodic[1] || cy < ncell.y - 1 ? 1 : 0,
+                hz = box.periodic[2] || cz < ncell.z - 1 ? 1 : 0;
+      const real *cut_row = pair.cutsq + pi.type * ntp1;
+      for_each_stencil_cell(
+          box, ncell, cx, cy, cz, make_int3(lx, ly, lz), make_int3(hx, hy, hz), pi, cell_count,
+          cell_atoms, cell_pos, cell_cap, [&](const StencilCell &cell, int, int, int) {
+            for (int k = 0; k < cell.m; ++k) {
+              const PosType<real> pj = cell.pos[k];
+              const real dx = cell.qx - pj.x, dy = cell.qy - pj.y, dz = cell.qz - pj.z;
+              const real rsq = dx * dx + dy * dy + dz * dz;
+              if (rsq >= cut_row[pj.type]) continue;
+              const int j = cell.atoms[k];
+              if (j == i) continue;
+              const int ij = pi.type * ntp1 + pj.type;
+              real fpair, en;
+              if constexpr (Pair::site_evaluator) {
+                if (!pair.eval_site(ai, j, ij, 0, dx, dy, dz, rsq, special_lj, fpair, en)) continue;
+              } else if (!pair.eval(pi.type, pj.type, ntp1, rsq, fpair, en)) {
+                if (atomicOr(&err->bits, ERR_BELOW_TABLE) == 0) {
+                  err->i = i;
+                  err->j = j;
+                  err->rsq = rsq;
+                }
+              }
+              fx += dx * fpair;
+              fy += dy * fpair;
+              fz += dz * fpair;
+              if (EV) {
+                e += acc(0.5) * en;
+                add_half_pair_virial(v, dx, dy, dz, fpair);
+              }
+            }
+          });
+      fout.store(i, fx, fy, fz);
+      if (EV) ev.store<1>(i, n, e, v);
+    }
+
+    template <class Pair>
+    void launch_pair_cells_kernel(Engine::Impl &s, const ForceStep &c, const Pair &pair)
+    {
+      if (c.rows || c.box.img_bits || s.nlocal != s.n)
+        throw std::logic_error("mesogpu: pairs from the cells with rows, explicit images or "
+                               "ghosts (internal error)");
+      auto kernel =
+          c.ev ? pair_forces_cells_kernel<Pair, true> : pair_forces_cells_kernel<Pair, false>;
+      kernel<<<blocks(s.n), BLOCK>>>(
+          s.n, s.pos.get(), c.box, make_int3(s.ncell[0], s.ncell[1], s.ncell[2]), s.cell_of.get(),
+          s.cell_count.get(), s.cell_atoms.get(), s.cell_pos.get(), s.cell_cap, pair, s.ntp1(),
+          c.special_lj, c.force, c.ev_out, s.err.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
     }
 
     template <class Pair, class List, int Group>
@@ -199,6 +281,10 @@ namespace cuda {
     template <class Pair>
     void launch_pair_kernel(Engine::Impl &s, const ForceStep &c, const Pair &pair)
     {
+      if (s.from_cells) {    // the last build binned and wrote no list
+        launch_pair_cells_kernel(s, c, pair);
+        return;
+      }
       if (c.box.img_bits) {    // small box: explicit images (few atoms; one lane per atom)
         auto kernel = c.ev ? pair_forces_kernel<Pair, WideList, true, true>
                            : pair_forces_kernel<Pair, WideList, false, true>;
@@ -240,6 +326,7 @@ namespace cuda {
         cut.upload(s.pair_cutsq_for_term(cutsq));
       }
       bool takes_rows() const override { return true; }
+      bool pairs_from_cells() const override { return true; }
       void launch(Engine::Impl &s, const ForceStep &c) override
       {
         launch_pair_kernel(s, c, Dev{{}, params.get(), cut.get()});

@@ -333,6 +333,16 @@ namespace cuda {
     for (int a = 1; a < ntp1 && s.uniform_cutneighsq > real(0); ++a)
       for (int b = 1; b < ntp1; ++b)
         if (c[(size_t) a * ntp1 + b] != s.uniform_cutneighsq) s.uniform_cutneighsq = real(0);
+    // the largest pair cutoff (cells of that width where the pairs come from the cells)
+    s.pair_cut_max = 0.0;
+    for (int a = 1; a < ntp1; ++a)
+      for (int b = 1; b < ntp1; ++b)
+        if ((size_t) a * ntp1 + b < cutneighsq.size() && cutneighsq[(size_t) a * ntp1 + b] > 0.0)
+          s.pair_cut_max =
+              std::max(s.pair_cut_max, std::sqrt(cutneighsq[(size_t) a * ntp1 + b]) - skin);
+    s.from_cells = false;    // each run starts with a list; the first builds choose
+    s.cells_run = s.rebuild_streak = 0;
+    s.cells_steps = 0;
     s.box_check = s.grid_stale = false;    // until the box changes during this run
     // the cell grid, and explicit images for periodic boxes below 2 x (cutoff + skin)
     // (boundary.cu)
@@ -353,8 +363,12 @@ namespace cuda {
     s.decided_on_device = false;
     if (!s.built) return true;
     s.ago++;
+    if (s.from_cells) return true;    // the pairs come from the cells: they are binned every step
     if (s.ago >= s.delay && s.ago % s.every == 0) {
-      if (!s.dist_check) return true;
+      if (!s.dist_check) {
+        s.rebuild_streak++;
+        return true;
+      }
       // (every build holds xhold with check yes, and set_neighbor, upload_atoms and a
       // device rebuild call for a build first)
       if (s.xhold[0].size() != (size_t) s.n)
@@ -381,8 +395,11 @@ namespace cuda {
       MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.status_host + 2, s.status.get() + 2, sizeof(int),
                                         cudaMemcpyDeviceToHost, 0));
       MESOGPU_CUDA_CALL(cudaStreamSynchronize(0));
-      return s.status_host[2] != 0;
+      const bool rebuild = s.status_host[2] != 0;
+      s.rebuild_streak = rebuild ? s.rebuild_streak + 1 : 0;
+      return rebuild;
     }
+    s.rebuild_streak = 0;
     return false;
   }
 
@@ -404,13 +421,29 @@ namespace cuda {
     if (s.lists_stale)
       throw std::logic_error("mesogpu: build_neighbor_list after border_finish without "
                              "resolve_topology (the special and bonded lists of the new rows)");
+    // pairs straight from the cells, or a list (Impl::want_from_cells); a change of kind
+    // lays the cells out again in the other width, with slots for its mean count
+    const bool cells = s.want_from_cells();
+    if (cells != s.from_cells) {
+      s.from_cells = cells;
+      s.cells_run = s.rebuild_streak = 0;
+      s.grid_stale = true;
+      s.cell_cap = 0;
+    }
+    s.cells_run++;
+    if (cells) s.cells_steps++;
     if (s.shrink_wrapped()) {    // Domain::reset_box() at each reneighbouring
       s.shrink_wrap();
       s.grid_stale = true;
     }
     // the box changed (barostat, shrink-wrap): cells at least cutneighmax wide, images
     // if a periodic edge fell below 2 x (cutoff + skin)
-    if (s.grid_stale) s.setup_cells();
+    if (s.grid_stale) {
+      s.setup_cells();
+      if (s.cell_cap == 0)
+        s.cell_cap = static_cast<int>(
+            std::min(1.5 * s.n / (s.ncell[0] * s.ncell[1] * s.ncell[2]) + 8, s.n + 1.0));
+    }
     s.grid_stale = false;
     for (int d = 0; d < 3; ++d) {    // the box of this build, for the rebuild test
       s.lo_hold[d] = s.lo[d];
@@ -486,7 +519,7 @@ namespace cuda {
     // the cells' fill, read with this build's status and used by the next build's choice
     // (where the choice is not fixed and the cells give the images)
     const bool measure_fill =
-        bin && s.fixed_cell_lanes < 0 && !s.fixed_build_group && cells_give_images;
+        bin && !cells && s.fixed_cell_lanes < 0 && !s.fixed_build_group && cells_give_images;
     if (measure_fill) {
       s.cell_fill.resize(4);
       s.cell_fill.zero();
@@ -529,6 +562,13 @@ namespace cuda {
       }
     }
     s.split_valid = false;
+    if (cells) {    // no list: the pair kernels read the cells of this build
+      s.build_cell_lanes = 0;
+      s.pair_group = 1;
+      s.ago = 0;
+      s.built = true;
+      return;
+    }
     if (s.split_wanted()) {
       AllocLabel label("the rows of the exchange overlap");
       s.interior.resize(s.n);
@@ -587,6 +627,81 @@ namespace cuda {
     }
     s.ago = 0;
     s.built = true;
+  }
+
+  // ---- pair forces straight from the cells ----------------------------------------------
+
+  namespace {
+    // auto: the pairs come from the cells once the displacement test asked for a rebuild
+    // at CELLS_AFTER_REBUILDS steps in a row (the list lived one step each time); after
+    // CELLS_PROBE_STEPS steps so, one build makes a list again, to see whether it lives
+    // longer now (an equilibrated system, a cooler thermostat)
+    constexpr int CELLS_AFTER_REBUILDS = 16, CELLS_PROBE_STEPS = 500;
+  }    // namespace
+
+  std::string Engine::Impl::from_cells_refusal() const
+  {
+    const Impl &s = *this;
+    if (!s.has_pair_terms()) return "no pair forces";
+    for (const auto &t : s.forces)
+      if (t->group == ForceGroup::pair && !t->pairs_from_cells())
+        return "a pair style of this run reads the neighbour list (oriented particles)";
+    if (s.nlocal != s.n) return "several MPI ranks (ghost atoms)";
+    // bonded atoms whose pairs keep their full weight (special_bonds lj 1 1 1: DPD
+    // chains) are pairs like any other; other weights or dropped pairs need the list
+    if (s.maxspecial > 0)
+      for (int k = 1; k < 4; ++k)
+        if (s.special_flag[k] == 0 || s.special_lj[k] != 1.0)
+          return "special neighbours with weights other than 1 (special_bonds lj)";
+    if (s.exclusion.active) return "neigh_modify exclude";
+    if (s.list_kept) return "a fix reads the neighbour list (fix polymerize/cuda)";
+    for (int d = 0; d < 3; ++d) {
+      if (!s.periodic(d)) continue;
+      const double prd = s.hi[d] - s.lo[d];
+      if (prd < 2.0 * s.cutneighmax)
+        return "a periodic side is shorter than two cutoffs + skin (explicit images)";
+      if (s.pair_cut_max <= 0.0 || std::floor(prd / s.pair_cut_max) < 4.0)
+        return "a periodic side holds fewer than 4 cells of the largest pair cutoff";
+    }
+    return "";
+  }
+
+  bool Engine::Impl::want_from_cells()
+  {
+    if (cells_setting == 0 || !from_cells_refusal().empty()) return false;
+    if (cells_setting == 1) return true;
+    if (from_cells) return cells_run < CELLS_PROBE_STEPS;
+    return rebuild_streak >= CELLS_AFTER_REBUILDS;
+  }
+
+  void Engine::set_pairs_from_cells(int mode)
+  {
+    if (mode < -1 || mode > 1)
+      throw std::invalid_argument("mesogpu: set_pairs_from_cells(" + std::to_string(mode) +
+                                  "): -1 (auto), 0 (no) or 1 (yes)");
+    impl->cells_setting = mode;
+  }
+
+  bool Engine::pairs_from_cells() const
+  {
+    return impl->from_cells;
+  }
+
+  long long Engine::steps_from_cells() const
+  {
+    return impl->cells_steps;
+  }
+
+  std::string Engine::pairs_from_cells_refusal() const
+  {
+    return impl->from_cells_refusal();
+  }
+
+  void Engine::keep_neighbor_list()
+  {
+    Impl &s = *impl;
+    s.list_kept = true;
+    if (s.from_cells) build_neighbor_list();    // a list now, for its reader
   }
 
   int Engine::list_entry_bits() const

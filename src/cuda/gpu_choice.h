@@ -124,6 +124,25 @@ inline bool parse_list_entries(const char *value, int &bits, std::string &error)
   return true;
 }
 
+// run_style verlet/cuda pairs_from_cells auto|yes|no (or MESOGPU_PAIRS_FROM_CELLS): pair
+// forces straight from the cell list where the list would live one step: -1 auto, 1 yes
+// (wherever allowed), 0 no
+inline bool parse_pairs_from_cells(const char *value, int &mode, std::string &error)
+{
+  const std::string v = value ? value : "";
+  if (v == "auto") {
+    mode = -1;
+  } else if (v == "yes") {
+    mode = 1;
+  } else if (v == "no") {
+    mode = 0;
+  } else {
+    error = "'" + v + "' is not auto, yes or no";
+    return false;
+  }
+  return true;
+}
+
 // MESOGPU_PROFILE_STEPS=FIRST:COUNT: the steps of each run (counted from 0) that a
 // profiler started with --profile-from-start off records (ncu, bench/README.md);
 // FIRST >= 0, 1 <= COUNT

@@ -14,6 +14,7 @@
 #include "lammps.h"
 #include "library.h"
 #include "modify.h"
+#include "neighbor.h"
 #include "update.h"
 
 #include "gpu_test_main.h"
@@ -692,6 +693,151 @@ TEST(GpuResident, BuildByCellEqualsByAtomCellEntries)
         l.cmd("run_style verlet/cuda list_entries 16");
       },
       "lj, 16-bit entries");
+}
+
+// ---- pair forces straight from the cells --------------------------------------------------
+
+const mesogpu::cuda::Engine *engine_of(Lmp &l)
+{
+  return static_cast<LAMMPS_NS::VerletCuda *>(l.lmp->update->integrate)->device_engine();
+}
+
+// pairs_from_cells yes: the forces, energy and virial of one configuration against the CPU
+// styles (the pairs found in cells of the largest cutoff, binned that step), then 200 steps
+// against the same device run with a neighbour list rebuilt at every step (check no: both
+// wrap the atoms at the same steps); the DPD noise follows the pair's tags and the step, so
+// both runs draw the same numbers
+void compare_from_cells(void (*setup)(Lmp &, bool), const char *label, bool zero_dt = true,
+                        bool against_cpu = true)
+{
+  if (against_cpu) {
+    Lmp cpu, dev;
+    setup(cpu, false);
+    {
+      ScopedEnv yes("MESOGPU_PAIRS_FROM_CELLS", "yes");
+      setup(dev, true);
+    }
+    cpu.cmds({"thermo_style custom step pe press", "run 0 post no"});
+    if (zero_dt) dev.cmd("timestep 0.0");
+    dev.cmds({"thermo_style custom step pe press", "thermo 1", "run 1 post no"});
+    ASSERT_TRUE(engine_of(dev)->pairs_from_cells())
+        << label << ": " << engine_of(dev)->pairs_from_cells_refusal();
+    EXPECT_EQ(engine_of(dev)->steps_from_cells(), 2) << label;    // the setup and the step
+    double scale;
+    const double df = max_rel_diff(dev.forces(), cpu.forces(), &scale);
+    printf("[gpu] %-14s from the cells, %s: max |F_dev - F_cpu| / max|F| = %.3g; pe %.12g vs "
+           "%.12g; press %.10g vs %.10g\n",
+           label, PREC, df, dev.thermo("pe"), cpu.thermo("pe"), dev.thermo("press"),
+           cpu.thermo("press"));
+    EXPECT_GT(scale, 0.0);
+    EXPECT_LT(df, FORCE_TOL) << label;
+    EXPECT_NEAR(dev.thermo("pe"), cpu.thermo("pe"),
+                ENERGY_TOL * std::max(1.0, std::fabs(cpu.thermo("pe"))));
+    EXPECT_NEAR(dev.thermo("press"), cpu.thermo("press"),
+                10 * ENERGY_TOL * std::max(1.0, std::fabs(cpu.thermo("press"))));
+  }
+  Lmp a, b;
+  {
+    ScopedEnv yes("MESOGPU_PAIRS_FROM_CELLS", "yes");
+    setup(a, true);
+  }
+  {
+    ScopedEnv no("MESOGPU_PAIRS_FROM_CELLS", "no");
+    setup(b, true);
+  }
+  for (Lmp *l : {&a, &b})
+    l->cmds({"neigh_modify every 1 delay 0 check no", "thermo_style custom step pe press",
+             "thermo 100", "run 200 post no"});
+  EXPECT_EQ(engine_of(a)->steps_from_cells(), 201) << label;
+  EXPECT_EQ(engine_of(b)->steps_from_cells(), 0) << label;
+  const bool dbl = std::is_same<mesogpu::cuda::real, double>::value;
+  const double dx = max_rel_diff(a.positions(), b.positions());
+  const double dv = max_rel_diff(a.peratom(a.lmp->atom->v), b.peratom(b.lmp->atom->v));
+  printf("[gpu] %-14s from the cells vs a list, 200 steps, %s: x %.3g v %.3g\n", label, PREC, dx,
+         dv);
+  EXPECT_LT(dx, dbl ? 1e-9 : 1e-3) << label;
+  EXPECT_LT(dv, dbl ? 1e-7 : 1e-1) << label;
+}
+
+TEST(GpuResident, PairsFromCellsLJ)
+{
+  // two types with their own cutoffs (2.5 and 2.2): cells of the larger
+  compare_from_cells([](Lmp &l, bool dev) { lj_liquid(l, dev); }, "lj/cut");
+}
+
+TEST(GpuResident, PairsFromCellsDPD)
+{
+  compare_from_cells([](Lmp &l, bool dev) { dpd_fluid(l, dev, 0.0, false); }, "dpd (T=0)", false);
+  // with noise (T = 1) and moving particles: the trajectories against a list
+  compare_from_cells([](Lmp &l, bool dev) { dpd_fluid(l, dev, 1.0); }, "dpd (T=1)", false, false);
+}
+
+TEST(GpuResident, PairsFromCellsTableR2)
+{
+  // a tabulated potential (the table's own error record for r below the table)
+  compare_from_cells(
+      [](Lmp &l, bool dev) {
+        lj_liquid(l, dev);
+        l.cmds({"pair_style " + S(dev, "table/r2") + " 1000",
+                "pair_coeff * * " + potentials_dir() + "/gauss_soft.table GAUSS_SOFT"});
+      },
+      "table/r2");
+}
+
+TEST(GpuResident, PairsFromCellsBondedFullWeight)
+{
+  // bonded beads whose pairs keep their full weight (special_bonds lj 1 1 1, as DPD chains
+  // use) are pairs like any other: from the cells too
+  compare_from_cells(
+      [](Lmp &l, bool dev) {
+        soft_melt(l, dev);
+        l.cmd("special_bonds lj 1.0 1.0 1.0");
+      },
+      "table/r2+harm, special 1 1 1");
+}
+
+// auto: the cells only where the list lives one step. With check no (a rebuild at every
+// step) the pairs come from the cells after 16 such steps; the LJ liquid's list lives
+// several steps with check yes, so it keeps the list
+TEST(GpuResident, PairsFromCellsAutoFollowsTheRebuilds)
+{
+  Lmp every, lives;
+  lj_liquid(every, true, 10, "every 1 delay 0 check no");
+  lj_liquid(lives, true);
+  for (Lmp *l : {&every, &lives}) l->cmd("run 100 post no");
+  printf("[gpu] pairs_from_cells auto: %lld of 100 steps (check no), %lld (check yes, %d list "
+         "builds)\n",
+         engine_of(every)->steps_from_cells(), engine_of(lives)->steps_from_cells(),
+         lives.lmp->neighbor->ncalls);
+  EXPECT_TRUE(engine_of(every)->pairs_from_cells());
+  EXPECT_GT(engine_of(every)->steps_from_cells(), 50);
+  EXPECT_LT(engine_of(every)->steps_from_cells(), 100);
+  EXPECT_EQ(engine_of(lives)->steps_from_cells(), 0);
+  EXPECT_LT(lives.lmp->neighbor->ncalls, 50);
+}
+
+// yes where the pairs cannot come from the cells: a list, and the reason
+TEST(GpuResident, PairsFromCellsRefusals)
+{
+  ScopedEnv yes("MESOGPU_PAIRS_FROM_CELLS", "yes");
+  const auto refused = [](void (*setup)(Lmp &, bool), const char *why) {
+    Lmp l;
+    setup(l, true);
+    l.cmd("run 2 post no");
+    EXPECT_FALSE(engine_of(l)->pairs_from_cells()) << why;
+    EXPECT_EQ(engine_of(l)->steps_from_cells(), 0) << why;
+    EXPECT_NE(engine_of(l)->pairs_from_cells_refusal().find(why), std::string::npos)
+        << engine_of(l)->pairs_from_cells_refusal();
+  };
+  refused(soft_melt, "special neighbours with weights other than 1");
+  refused(
+      [](Lmp &l, bool dev) {
+        lj_liquid(l, dev);
+        l.cmd("neigh_modify exclude type 1 2");
+      },
+      "neigh_modify exclude");
+  // 4 fcc cells of 1.68: 6.7 across, fewer than 4 cells of 2.5
+  refused([](Lmp &l, bool dev) { lj_liquid(l, dev, 4); }, "fewer than 4 cells");
 }
 
 // a bad value stops the run with the variable's name and the allowed values

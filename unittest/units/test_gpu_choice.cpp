@@ -156,6 +156,25 @@ TEST(GpuChoice, ParseListEntries)
   EXPECT_FALSE(mesogpu::parse_list_entries(nullptr, bits, error));
 }
 
+TEST(GpuChoice, ParsePairsFromCells)
+{
+  int mode = 7;
+  std::string error;
+  EXPECT_TRUE(mesogpu::parse_pairs_from_cells("auto", mode, error));
+  EXPECT_EQ(mode, -1);
+  EXPECT_TRUE(mesogpu::parse_pairs_from_cells("yes", mode, error));
+  EXPECT_EQ(mode, 1);
+  EXPECT_TRUE(mesogpu::parse_pairs_from_cells("no", mode, error));
+  EXPECT_EQ(mode, 0);
+  for (const char *bad : {"1", "Yes", "cells", "", "auto "}) {
+    mode = 0;
+    EXPECT_FALSE(mesogpu::parse_pairs_from_cells(bad, mode, error)) << bad;
+    EXPECT_EQ(mode, 0) << bad;    // unchanged on a bad value
+    EXPECT_NE(error.find(std::string("'") + bad + "' is not auto, yes or no"), std::string::npos);
+  }
+  EXPECT_FALSE(mesogpu::parse_pairs_from_cells(nullptr, mode, error));
+}
+
 TEST(GpuChoice, ParseProfileSteps)
 {
   int first = -1, count = -1;
