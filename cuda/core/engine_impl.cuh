@@ -162,7 +162,10 @@ namespace cuda {
     bool from_cells = false;
     int cells_run = 0, rebuild_streak = 0;
     long long cells_steps = 0;
-    bool list_kept = false;     // something reads the neighbour list (chain growth)
+    bool list_kept = false;    // something reads the neighbour list (chain growth)
+    // lanes per cell of the force steps from the cells without energy/virial (0: a thread
+    // per atom; MESOGPU_CELLS_LANES 0, 4, 8 or 16)
+    int cells_lanes = 0;
     double pair_cut_max = 0;    // the largest pair cutoff (of cutneighsq, less the skin)
     std::string from_cells_refusal() const;    // "" where the pairs may come from the cells
     bool want_from_cells();                    // at a build: this build's kind

@@ -34,6 +34,7 @@ namespace cuda {
       const int *atoms;
       const PosType<real> *pos;
       real qx, qy, qz;
+      real sx, sy, sz;    // the cell's image shift (the pair kernels' x_i - x_j - s)
     };
 
     // the stencil of both builds: the cells at offsets lo..hi (each -1, 0 or +1) around
@@ -60,7 +61,10 @@ namespace cuda {
                                    cell_pos + (size_t) oc * cell_cap,
                                    pi.x - sx,
                                    pi.y - sy,
-                                   pi.z - sz};
+                                   pi.z - sz,
+                                   sx,
+                                   sy,
+                                   sz};
             visit(cell, dx, dy, dz);
           }
         }
