@@ -243,22 +243,21 @@ namespace cuda {
     int list_entry_bits() const;
     std::string cell_entries_refusal() const;
     int pair_lanes() const;
-    // pair forces straight from the cell list, without a neighbour list: every step then
-    // bins the atoms (a rebuild at every step, in cells as wide as the largest pair
-    // cutoff) and the pair kernels walk the 27 cells around each atom. mode -1 (default,
-    // auto): after 16 steps in a row whose displacement test asked for a rebuild (the list
-    // lived one step each time), with a list again every 500 steps to see whether it
-    // lives longer now; 1: wherever allowed; 0: never. Not allowed (refusal, "" if
-    // allowed): special neighbours with weights other than 1, excluded pairs, several ranks,
-    // oriented pair styles, a list reader (keep_neighbor_list), periodic sides below 4 cells of the
-    // cutoff or 2 x (cutoff + skin). pairs_from_cells(): the last build's kind; steps_from_cells():
-    // the steps of this run whose pairs came from the cells
-    void set_pairs_from_cells(int mode);
-    bool pairs_from_cells() const;
-    long long steps_from_cells() const;
-    std::string pairs_from_cells_refusal() const;
-    // something outside the pair terms reads the neighbour list (device chain growth): the
-    // pairs never come from the cells, and a list is built now if the last build made none
+    // the tight list: where a list with the skin would live one step anyway (DPD at
+    // dt 0.04), build it at every step without the skin (cutoff only, in cells of the
+    // cutoff or a little wider): fewer candidates and entries, the same pairs. mode -1
+    // (default, auto): after 16 steps in a row whose displacement test asked for a rebuild
+    // (or every 1 delay 0 check no), with the skin again for one build after every 500
+    // tight builds, to see whether its list lives longer now; 1: wherever allowed; 0:
+    // never. Not allowed (refusal, "" if allowed): several ranks, a list reader
+    // (keep_neighbor_list), explicit images. tight_list(): the last build's kind;
+    // tight_list_builds(): the tight builds of this run
+    void set_tight_list(int mode);
+    bool tight_list() const;
+    long long tight_list_builds() const;
+    std::string tight_list_refusal() const;
+    // something outside the pair terms reads the neighbour list up to cutoff + skin (device
+    // chain growth): never a tight list, and the list is built again now if it was tight
     void keep_neighbor_list();
 
     // --- force field ---------------------------------------------------------------

@@ -114,11 +114,10 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
   env = std::getenv("MESOGPU_LIST_ENTRIES");
   if (env && !mesogpu::parse_list_entries(env, list_entries, why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_LIST_ENTRIES: {}", why);
-  // pair forces from the cells: MESOGPU_PAIRS_FROM_CELLS, then the keyword pairs_from_cells
-  env = std::getenv("MESOGPU_PAIRS_FROM_CELLS");
-  if (env && !mesogpu::parse_pairs_from_cells(env, pairs_from_cells, why))
-    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_PAIRS_FROM_CELLS: {}",
-               why);
+  // the list without the skin: MESOGPU_TIGHT_LIST, then the keyword tight_list
+  env = std::getenv("MESOGPU_TIGHT_LIST");
+  if (env && !mesogpu::parse_tight_list(env, tight_list, why))
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_TIGHT_LIST: {}", why);
   // the overlap of the forward exchange with interior forces: MESOGPU_OVERLAP, then overlap
   env = std::getenv("MESOGPU_OVERLAP");
   if (env && !mesogpu::parse_yes_no(env, overlap, why))
@@ -164,10 +163,10 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
         error->all(FLERR, "run_style verlet/cuda: list_entries {}",
                    i + 1 < narg ? why : "needs a value (auto, 16 or 32)");
       i++;
-    } else if (strcmp(arg[i], "pairs_from_cells") == 0) {
-      // pair forces straight from the cell list where the list would live one step
-      if (i + 1 >= narg || !mesogpu::parse_pairs_from_cells(arg[i + 1], pairs_from_cells, why))
-        error->all(FLERR, "run_style verlet/cuda: pairs_from_cells {}",
+    } else if (strcmp(arg[i], "tight_list") == 0) {
+      // the list without the skin, built at every step, where it would live one step
+      if (i + 1 >= narg || !mesogpu::parse_tight_list(arg[i + 1], tight_list, why))
+        error->all(FLERR, "run_style verlet/cuda: tight_list {}",
                    i + 1 < narg ? why : "needs a value (auto, yes or no)");
       i++;
     } else if (strcmp(arg[i], "overlap") == 0) {
@@ -181,7 +180,7 @@ VerletCuda::VerletCuda(LAMMPS *lmp, int narg, char **arg) :
           FLERR,
           "run_style verlet/cuda: unknown keyword '{}' (allowed: share yes|no, rebuild "
           "device|host, memory yes|no, exchange host|ipc|cuda-aware, list_entries auto|16|32, "
-          "pairs_from_cells auto|yes|no, overlap yes|no)",
+          "tight_list auto|yes|no, overlap yes|no)",
           arg[i]);
     }
   }
@@ -452,7 +451,7 @@ void VerletCuda::upload()
     // a device rebuild sorts the owned rows between the exchange and the borders)
     engine->set_sort(multi_rank ? 0 : atom->sortfreq);
     engine->set_list_entries(list_entries);
-    engine->set_pairs_from_cells(pairs_from_cells);
+    engine->set_tight_list(tight_list);
     engine->set_overlap(multi_rank && overlap);
     engine->set_neighbor(neighbor->cutneighmax, neighbor->skin, cutneighsq, neighbor->every,
                          neighbor->delay, neighbor->dist_check != 0);
@@ -634,12 +633,9 @@ void VerletCuda::resident_setup(int flag, bool full)
                        "pair kernels: {} here, and a list built with ghosts)\n",
                        engine->pair_lanes());
     }
-    if (pairs_from_cells == 1 && !engine->pairs_from_cells())
-      utils::logmesg(lmp, "  verlet/cuda pairs_from_cells yes: a neighbour list instead: {}\n",
-                     engine->pairs_from_cells_refusal());
-    if (engine->pairs_from_cells())
-      utils::logmesg(lmp, "  verlet/cuda pairs_from_cells: the pair forces come straight from "
-                          "the cells, binned at every step (no neighbour list)\n");
+    if (tight_list == 1 && !engine->tight_list())
+      utils::logmesg(lmp, "  verlet/cuda tight_list yes: a list with the skin instead: {}\n",
+                     engine->tight_list_refusal());
     if (list_entries == 0 && entries > 0 && engine->list_entry_bits() == 16)
       utils::logmesg(lmp, "  verlet/cuda list_entries auto: 16-bit cell entries, since 32-bit "
                           "ones would leave too little device memory free\n");
@@ -799,13 +795,12 @@ void VerletCuda::cleanup()
     neighbor->build_topology();
   }
   if (multi_rank) log_rebuilds();
-  // the steps whose pair forces came straight from the cells (each of them a rebuild)
-  if (engine && comm->me == 0 && engine->steps_from_cells() > 0)
+  // the builds of a list without the skin (each step a rebuild while it lasts)
+  if (engine && comm->me == 0 && engine->tight_list_builds() > 0)
     utils::logmesg(lmp,
-                   "  verlet/cuda pairs_from_cells: {} force evaluations (the setup's "
-                   "included; {} steps) took their pairs straight from the cells, binned at "
-                   "each of them, without a neighbour list\n",
-                   engine->steps_from_cells(), update->nsteps);
+                   "  verlet/cuda tight_list: {} of this run's list builds ({} steps, the "
+                   "setup's included) without the skin\n",
+                   engine->tight_list_builds(), update->nsteps);
   log_memory("end of the run");
   if (multi_rank && rank_timing) rank_timing->report();
   Verlet::cleanup();

@@ -80,9 +80,9 @@ class VerletCuda : public Verlet, public DeviceContext {
   bool memory_report = false;
   // the neighbour list's entries (keyword list_entries, MESOGPU_LIST_ENTRIES): 0 auto, 16, 32
   int list_entries = 0;
-  // pair forces straight from the cell list (keyword pairs_from_cells,
-  // MESOGPU_PAIRS_FROM_CELLS): -1 auto, 1 yes, 0 no
-  int pairs_from_cells = -1;
+  // the neighbour list without the skin, built at every step (keyword tight_list,
+  // MESOGPU_TIGHT_LIST): -1 auto, 1 yes, 0 no
+  int tight_list = -1;
   // several ranks: the forces of interior atoms overlap the forward exchange (keyword
   // overlap, MESOGPU_OVERLAP; default yes)
   bool overlap = true;

@@ -64,15 +64,6 @@ namespace cuda {
       impl->fixed_cell_lanes = std::stoi(c);
     }
     impl->fixed_pair_group = lanes("MESOGPU_PAIR_LANES");
-    // lanes per cell of the pair forces from the cells (run_style pairs_from_cells)
-    if (const char *v = std::getenv("MESOGPU_CELLS_LANES")) {
-      const std::string c(v);
-      if (c != "0" && c != "4" && c != "8" && c != "16")
-        throw std::runtime_error("mesogpu: MESOGPU_CELLS_LANES='" + c +
-                                 "' is not one of 0, 4, 8, 16 (lanes per cell of the pair "
-                                 "forces from the cells; 0: a thread per atom)");
-      impl->cells_lanes = std::stoi(c);
-    }
     int dev = 0, sms = 0, per_sm = 0;
     MESOGPU_CUDA_CALL(cudaGetDevice(&dev));
     MESOGPU_CUDA_CALL(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));

@@ -153,25 +153,26 @@ namespace cuda {
       return uniform_cutneighsq > real(0) && maxspecial == 0 && !exclusion.active;
     }
     int fixed_cell_lanes = -1;    // MESOGPU_BUILD_CELL_LANES (-1: chosen)
-    // pair forces straight from the cell list, without a neighbour list
-    // (Engine::set_pairs_from_cells; neighbor/neighbor_list.cu): asked for (-1 auto, 0 no,
-    // 1 yes), taken by the last build (from_cells: every step then bins, in cells of the
-    // largest pair cutoff), the steps of that build's kind in a row, the rebuilds in a row
-    // the displacement test asked for, and the steps so taken
-    int cells_setting = -1;
-    bool from_cells = false;
-    int cells_run = 0, rebuild_streak = 0;
-    long long cells_steps = 0;
-    bool list_kept = false;    // something reads the neighbour list (chain growth)
-    // lanes per cell of the force steps from the cells without energy/virial (0: a thread
-    // per atom; MESOGPU_CELLS_LANES 0, 4, 8 or 16)
-    int cells_lanes = 0;
-    double pair_cut_max = 0;    // the largest pair cutoff (of cutneighsq, less the skin)
-    std::string from_cells_refusal() const;    // "" where the pairs may come from the cells
-    bool want_from_cells();                    // at a build: this build's kind
-    // the cells' width: the largest pair cutoff where the pairs come from the cells (they
-    // are binned every step), else cutoff + skin
-    double cell_cut() const { return from_cells ? pair_cut_max : cutneighmax; }
+    // the tight list: the neighbour list without the skin, built at every step, where a list
+    // with the skin would live one step anyway (Engine::set_tight_list;
+    // neighbor/neighbor_list.cu): asked for (-1 auto, 0 no, 1 yes), taken by the last build
+    // (tight), the builds of that kind in a row, the rebuilds in a row the displacement test
+    // asked for, and the builds so made this run
+    int tight_setting = -1;
+    bool tight = false;
+    int tight_run = 0, rebuild_streak = 0;
+    long long tight_builds = 0;
+    bool list_kept = false;    // something reads the list up to cut + skin (chain growth)
+    // the list's cutoffs per type pair with and without the skin ((ntypes+1)^2, uploaded to
+    // cutneighsq for the kind of the build) and the largest pair cutoff
+    std::vector<real> cutsq_skin, cutsq_tight;
+    double pair_cut_max = 0;
+    std::string tight_refusal() const;    // "" where the list may be tight
+    bool want_tight();                    // at a build: this build's kind
+    void set_list_cutoffs(bool tight_list);
+    // the cells' width: cutoff + skin; for a tight list the largest pair cutoff, or wider
+    // where cells of it would hold fewer than 4.5 atoms (the build by cell then fills 8 lanes)
+    double cell_cut() const;
     // the (cut + skin)^2 of every type pair when they are all equal (0: read per pair)
     real uniform_cutneighsq = 0;
     int fixed_build_group = 0, fixed_pair_group = 0;    // 0: chosen

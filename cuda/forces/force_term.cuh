@@ -86,9 +86,6 @@ namespace cuda {
       // honours ForceStep::rows and ::stream (a pair term of launch_pair_kernel): its
       // forces on an atom read only the atom's neighbours' positions (and velocities)
       virtual bool takes_rows() const { return false; }
-      // its kernels also take their pairs straight from the cell list (a pair term of
-      // launch_pair_kernel, Impl::from_cells); false: it reads the neighbour list
-      virtual bool pairs_from_cells() const { return false; }
       virtual void launch(Engine::Impl &s, const ForceStep &c) = 0;
       // the message for an error record its kernels set (ErrorBits), "" if not its own
       virtual std::string describe_error(const ErrorRecord &) const { return ""; }

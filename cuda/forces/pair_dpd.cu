@@ -72,7 +72,6 @@ namespace cuda {
         for (int k = 0; k < 4; ++k) special_sqrt.w[k] = static_cast<real>(h.special_sqrt[k]);
       }
       bool takes_rows() const override { return true; }
-      bool pairs_from_cells() const override { return true; }
       bool reads_ghost_velocities() const override { return true; }
       void launch(Engine::Impl &s, const detail::ForceStep &c) override
       {

@@ -18,7 +18,6 @@
 #define MESOGPU_CUDA_FORCES_PAIR_KERNEL_CUH
 
 #include "core/engine_impl.cuh"
-#include "neighbor/stencil.cuh"
 
 #include <stdexcept>
 #include <type_traits>
@@ -153,18 +152,16 @@ namespace cuda {
     // steps keep 32 without spilling. Only for evaluators that say so (full_occupancy):
     // bounded, DPD spills 120 bytes and table/r2 24. Bounds on the 32-bit kernel made it
     // worse (40 registers instead of 32), and the EV steps spill, so both stay free.
-    template <class P, class = void> struct wants_full_occupancy : std::false_type {
-    };
+    template <class P, class = void> struct wants_full_occupancy : std::false_type {};
     template <class P>
-    struct wants_full_occupancy<P, std::void_t<decltype(P::full_occupancy)>> :
-        std::bool_constant<P::full_occupancy> {
-    };
+    struct wants_full_occupancy<P, std::void_t<decltype(P::full_occupancy)>>
+        : std::bool_constant<P::full_occupancy> {};
     constexpr int THREADS_PER_SM = 2048;
     template <class Pair, int Group>
     __global__ void __launch_bounds__(BLOCK, THREADS_PER_SM / BLOCK)
-        pair_forces_kernel_cell(int n, const PosType<real> *pos, BoxD box, CellList list, Pair pair,
-                                int ntp1, Special4 special_lj, Vec3Out fout, PerAtomEV ev,
-                                ErrorRecord *err)
+        pair_forces_kernel_cell(int n, const PosType<real> *pos, BoxD box, CellList list,
+                                Pair pair, int ntp1, Special4 special_lj, Vec3Out fout,
+                                PerAtomEV ev, ErrorRecord *err)
     {
       pair_forces<Pair, CellList, false, false, Group>(n, pos, box, list, pair, ntp1, special_lj,
                                                        fout, ev, err);
@@ -181,170 +178,6 @@ namespace cuda {
     {
       pair_forces<Pair, List, false, false, 1, true>(n, pos, box, list, pair, ntp1, special_lj,
                                                      fout, ev, err, nrows, rows);
-    }
-
-    // The pairs straight from the cell list (Impl::from_cells: the cells are binned at every
-    // step, at least as wide as the largest pair cutoff; no special or excluded pairs, one
-    // rank). Where the list would be built at nearly every step anyway (DPD at dt 0.04: the
-    // fastest of 10^6 particles crosses half the skin in one step) this skips writing and
-    // reading it, and the candidates of cells of the cutoff (81 per DPD particle) are fewer
-    // than those of cells of cutoff + skin (178). Atom i walks the 27 cells around its own
-    // in the order of the list builds; x_i - x_j - s with the cell's image shift s is the
-    // minimum image of pair_delta bit for bit, and exactly the negative of the pair seen
-    // from j, so the forces stay antisymmetric (momentum is conserved to rounding).
-
-    // candidate k of `cell` for atom i: within the cutoff, its pair's force and energy
-    template <class Pair, bool EV>
-    __device__ __forceinline__ void
-    cells_candidate(const Pair &pair, const typename Pair::AtomI &ai, int i,
-                    const PosType<real> &pi, const real *cut_row, int ntp1, const StencilCell &cell,
-                    int k, const Special4 &special_lj, acc &fx, acc &fy, acc &fz, acc &e, acc v[6],
-                    ErrorRecord *err)
-    {
-      const PosType<real> pj = cell.pos[k];
-      const real dx = (pi.x - pj.x) - cell.sx, dy = (pi.y - pj.y) - cell.sy,
-                 dz = (pi.z - pj.z) - cell.sz;
-      const real rsq = dx * dx + dy * dy + dz * dz;
-      if (rsq >= cut_row[pj.type]) return;
-      const int j = cell.atoms[k];
-      if (j == i) return;
-      const int ij = pi.type * ntp1 + pj.type;
-      real fpair, en;
-      if constexpr (Pair::site_evaluator) {
-        if (!pair.eval_site(ai, j, ij, 0, dx, dy, dz, rsq, special_lj, fpair, en)) return;
-      } else if (!pair.eval(pi.type, pj.type, ntp1, rsq, fpair, en)) {
-        if (atomicOr(&err->bits, ERR_BELOW_TABLE) == 0) {
-          err->i = i;
-          err->j = j;
-          err->rsq = rsq;
-        }
-      }
-      fx += dx * fpair;
-      fy += dy * fpair;
-      fz += dz * fpair;
-      if (EV) {
-        e += acc(0.5) * en;
-        add_half_pair_virial(v, dx, dy, dz, fpair);
-      }
-    }
-
-    // the 27-cell stencil of build_by_cell_kernel (4 or more cells per periodic dimension)
-    __device__ __forceinline__ void stencil_bounds(const BoxD &box, int3 ncell, int c, int &cx,
-                                                   int &cy, int &cz, int3 &lo, int3 &hi)
-    {
-      cx = c % ncell.x;
-      cy = (c / ncell.x) % ncell.y;
-      cz = c / (ncell.x * ncell.y);
-      lo = make_int3(box.periodic[0] || cx > 0 ? -1 : 0, box.periodic[1] || cy > 0 ? -1 : 0,
-                     box.periodic[2] || cz > 0 ? -1 : 0);
-      hi = make_int3(box.periodic[0] || cx < ncell.x - 1 ? 1 : 0,
-                     box.periodic[1] || cy < ncell.y - 1 ? 1 : 0,
-                     box.periodic[2] || cz < ncell.z - 1 ? 1 : 0);
-    }
-
-    // one thread per atom (the energy/virial steps: PerAtomEV sums the warp's atoms in
-    // thread order)
-    template <class Pair, bool EV>
-    __global__ void pair_forces_cells_kernel(int n, const PosType<real> *pos, BoxD box, int3 ncell,
-                                             const int *cell_of, const int *cell_count,
-                                             const int *cell_atoms, const PosType<real> *cell_pos,
-                                             int cell_cap, Pair pair, int ntp1, Special4 special_lj,
-                                             Vec3Out fout, PerAtomEV ev, ErrorRecord *err)
-    {
-      const int i = blockIdx.x * blockDim.x + threadIdx.x;
-      if (i >= n) return;
-      const PosType<real> pi = pos[i];
-      const auto ai = pair.load_i(i);
-      acc fx, fy, fz, e = 0, v[6] = {0, 0, 0, 0, 0, 0};
-      fout.start(i, fx, fy, fz);
-      int cx, cy, cz;
-      int3 lo, hi;
-      stencil_bounds(box, ncell, cell_of[i], cx, cy, cz, lo, hi);
-      const real *cut_row = pair.cutsq + pi.type * ntp1;
-      for_each_stencil_cell(box, ncell, cx, cy, cz, lo, hi, pi, cell_count, cell_atoms, cell_pos,
-                            cell_cap, [&](const StencilCell &cell, int, int, int) {
-                              for (int k = 0; k < cell.m; ++k)
-                                cells_candidate<Pair, EV>(pair, ai, i, pi, cut_row, ntp1, cell, k,
-                                                          special_lj, fx, fy, fz, e, v, err);
-                            });
-      fout.store(i, fx, fy, fz);
-      if (EV) ev.store<1>(i, n, e, v);
-    }
-
-    // Lanes lanes per cell (the force steps without energy and virial): lane l takes the
-    // cell's atoms l, l + Lanes, ...; all lanes of the group walk the same candidates, so
-    // each candidate is one load for the group (build_by_cell_kernel's scheme). The same
-    // pairs in the same order as pair_forces_cells_kernel: the same forces bit for bit.
-    template <class Pair, int Lanes>
-    __global__ void
-    pair_forces_cells_by_cell_kernel(int ncells, const int *cell_order, BoxD box, int3 ncell,
-                                     const int *cell_count, const int *cell_atoms,
-                                     const PosType<real> *cell_pos, int cell_cap, Pair pair,
-                                     int ntp1, Special4 special_lj, Vec3Out fout, ErrorRecord *err)
-    {
-      const long long t = (long long) blockIdx.x * blockDim.x + threadIdx.x;
-      const int g = static_cast<int>(t / Lanes);
-      const int lane = static_cast<int>(t % Lanes);
-      if (g >= ncells) return;    // the whole group
-      const int c = cell_order[g];
-      const int mine = min(cell_count[c], cell_cap);
-      int cx, cy, cz;
-      int3 lo, hi;
-      stencil_bounds(box, ncell, c, cx, cy, cz, lo, hi);
-      for (int first = 0; first < mine; first += Lanes) {
-        const int slot = first + lane;
-        const bool active = slot < mine;
-        const int i = active ? cell_atoms[(size_t) c * cell_cap + slot] : -1;
-        const PosType<real> pi = active ? cell_pos[(size_t) c * cell_cap + slot] : PosType<real>{};
-        const auto ai = pair.load_i(active ? i : 0);
-        acc fx = 0, fy = 0, fz = 0, e = 0, v[6];
-        // a lane without an atom takes no pair: its cutoffs are those of type 0 (none)
-        const real *cut_row = pair.cutsq + (active ? pi.type : 0) * ntp1;
-        for_each_stencil_cell(box, ncell, cx, cy, cz, lo, hi, pi, cell_count, cell_atoms, cell_pos,
-                              cell_cap, [&](const StencilCell &cell, int, int, int) {
-                                for (int k = 0; k < cell.m; ++k)
-                                  cells_candidate<Pair, false>(pair, ai, i, pi, cut_row, ntp1, cell,
-                                                               k, special_lj, fx, fy, fz, e, v,
-                                                               err);
-                              });
-        if (!active) continue;
-        acc f0, f1, f2;
-        fout.start(i, f0, f1, f2);
-        fout.store(i, f0 + fx, f1 + fy, f2 + fz);
-      }
-    }
-
-    template <class Pair>
-    void launch_pair_cells_kernel(Engine::Impl &s, const ForceStep &c, const Pair &pair)
-    {
-      if (c.rows || c.box.img_bits || s.nlocal != s.n)
-        throw std::logic_error("mesogpu: pairs from the cells with rows, explicit images or "
-                               "ghosts (internal error)");
-      const int3 nc = make_int3(s.ncell[0], s.ncell[1], s.ncell[2]);
-      if (!c.ev && s.cells_lanes > 0) {
-        const int ncells = nc.x * nc.y * nc.z;
-        s.order_cells();
-        const auto launch = [&](auto kernel, int lanes) {
-          kernel<<<blocks64((long long) ncells * lanes), BLOCK>>>(
-              ncells, s.cell_order.get(), c.box, nc, s.cell_count.get(), s.cell_atoms.get(),
-              s.cell_pos.get(), s.cell_cap, pair, s.ntp1(), c.special_lj, c.force, s.err.get());
-        };
-        if (s.cells_lanes == 4)
-          launch(pair_forces_cells_by_cell_kernel<Pair, 4>, 4);
-        else if (s.cells_lanes == 8)
-          launch(pair_forces_cells_by_cell_kernel<Pair, 8>, 8);
-        else
-          launch(pair_forces_cells_by_cell_kernel<Pair, 16>, 16);
-        MESOGPU_CUDA_LAUNCH_CHECK();
-        return;
-      }
-      auto kernel =
-          c.ev ? pair_forces_cells_kernel<Pair, true> : pair_forces_cells_kernel<Pair, false>;
-      kernel<<<blocks(s.n), BLOCK>>>(s.n, s.pos.get(), c.box, nc, s.cell_of.get(),
-                                     s.cell_count.get(), s.cell_atoms.get(), s.cell_pos.get(),
-                                     s.cell_cap, pair, s.ntp1(), c.special_lj, c.force, c.ev_out,
-                                     s.err.get());
-      MESOGPU_CUDA_LAUNCH_CHECK();
     }
 
     template <class Pair, class List, int Group>
@@ -366,10 +199,6 @@ namespace cuda {
     template <class Pair>
     void launch_pair_kernel(Engine::Impl &s, const ForceStep &c, const Pair &pair)
     {
-      if (s.from_cells) {    // the last build binned and wrote no list
-        launch_pair_cells_kernel(s, c, pair);
-        return;
-      }
       if (c.box.img_bits) {    // small box: explicit images (few atoms; one lane per atom)
         auto kernel = c.ev ? pair_forces_kernel<Pair, WideList, true, true>
                            : pair_forces_kernel<Pair, WideList, false, true>;
@@ -411,7 +240,6 @@ namespace cuda {
         cut.upload(s.pair_cutsq_for_term(cutsq));
       }
       bool takes_rows() const override { return true; }
-      bool pairs_from_cells() const override { return true; }
       void launch(Engine::Impl &s, const ForceStep &c) override
       {
         launch_pair_kernel(s, c, Dev{{}, params.get(), cut.get()});

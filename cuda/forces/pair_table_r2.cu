@@ -56,7 +56,6 @@ namespace cuda {
         cutsq.upload(s.pair_cutsq_for_term(p.cutsq));
       }
       bool takes_rows() const override { return true; }
-      bool pairs_from_cells() const override { return true; }
       void launch(Engine::Impl &s, const detail::ForceStep &c) override
       {
         detail::launch_pair_kernel(s, c, PairTableDev{{}, views.get(), offset.get(), cutsq.get()});

@@ -108,11 +108,11 @@ namespace cuda {
   }
 
   // Cells at least cutoff + skin wide where the box allows (the 27-cell stencil), coarser
-  // in a dilute system (as wide as the largest pair cutoff where the pairs come from the
-  // cells, Impl::from_cells). A periodic dimension below 2 x (cutoff + skin) switches the list to
-  // explicit images: an atom may see several images of one neighbour (and its own), each
-  // entry carries its image code; cells may then be narrower than the cutoff and the
-  // stencil reaches img_reach cells each way (neighbor_list.cu).
+  // in a dilute system (for a tight list, built at every step without the skin: as wide
+  // as the largest pair cutoff or a little wider, Impl::cell_cut). A periodic dimension below 2 x
+  // (cutoff + skin) switches the list to explicit images: an atom may see several images of one
+  // neighbour (and its own), each entry carries its image code; cells may then be narrower than the
+  // cutoff and the stencil reaches img_reach cells each way (neighbor_list.cu).
   void Engine::Impl::setup_cells()
   {
     Impl &s = *this;
@@ -121,7 +121,7 @@ namespace cuda {
     for (int d = 0; d < 3; ++d)
       if (s.periodic(d) && s.hi[d] - s.lo[d] < 2.0 * cut) images = true;
     double nc[3];
-    // (pairs from the cells: cells of the largest pair cutoff, binned at every step)
+    // (a tight list: cells of the largest pair cutoff or a little wider)
     const double width = images ? cut : s.cell_cut();
     for (int d = 0; d < 3; ++d) nc[d] = std::max(1.0, std::floor((s.hi[d] - s.lo[d]) / width));
     const double max_cells = std::min(std::max(27.0, 2.0 * s.n), (double) MAX_ATOMS);

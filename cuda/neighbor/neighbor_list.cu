@@ -324,25 +324,21 @@ namespace cuda {
     s.every = std::max(every, 1);
     s.delay = delay;
     s.dist_check = dist_check;
-    std::vector<real> c(cutneighsq.begin(), cutneighsq.end());
-    s.cutneighsq.upload(c);
-    // one (cut + skin)^2 for every pair of types 1..ntypes (one type, or equal cutoffs):
-    // the list build compares with it instead of reading the type pair's (0: per pair)
-    const int ntp1 = s.ntp1();
-    s.uniform_cutneighsq = ntp1 >= 2 && c.size() == (size_t) ntp1 * ntp1 ? c[ntp1 + 1] : real(0);
-    for (int a = 1; a < ntp1 && s.uniform_cutneighsq > real(0); ++a)
-      for (int b = 1; b < ntp1; ++b)
-        if (c[(size_t) a * ntp1 + b] != s.uniform_cutneighsq) s.uniform_cutneighsq = real(0);
-    // the largest pair cutoff (cells of that width where the pairs come from the cells)
+    // the list's cutoffs with the skin (LAMMPS's) and without it (the tight list), and the
+    // largest pair cutoff
+    s.cutsq_skin.assign(cutneighsq.begin(), cutneighsq.end());
+    s.cutsq_tight.assign(cutneighsq.size(), real(0));
     s.pair_cut_max = 0.0;
-    for (int a = 1; a < ntp1; ++a)
-      for (int b = 1; b < ntp1; ++b)
-        if ((size_t) a * ntp1 + b < cutneighsq.size() && cutneighsq[(size_t) a * ntp1 + b] > 0.0)
-          s.pair_cut_max =
-              std::max(s.pair_cut_max, std::sqrt(cutneighsq[(size_t) a * ntp1 + b]) - skin);
-    s.from_cells = false;    // each run starts with a list; the first builds choose
-    s.cells_run = s.rebuild_streak = 0;
-    s.cells_steps = 0;
+    for (size_t k = 0; k < cutneighsq.size(); ++k)
+      if (cutneighsq[k] > 0.0) {
+        const double cut = std::max(0.0, std::sqrt(cutneighsq[k]) - skin);
+        s.cutsq_tight[k] = static_cast<real>(cut * cut);
+        s.pair_cut_max = std::max(s.pair_cut_max, cut);
+      }
+    s.tight = false;    // each run starts with the skin; the builds choose
+    s.tight_run = s.rebuild_streak = 0;
+    s.tight_builds = 0;
+    s.set_list_cutoffs(false);
     s.box_check = s.grid_stale = false;    // until the box changes during this run
     // the cell grid, and explicit images for periodic boxes below 2 x (cutoff + skin)
     // (boundary.cu)
@@ -363,7 +359,7 @@ namespace cuda {
     s.decided_on_device = false;
     if (!s.built) return true;
     s.ago++;
-    if (s.from_cells) return true;    // the pairs come from the cells: they are binned every step
+    if (s.tight) return true;    // a list without the skin holds for one step
     if (s.ago >= s.delay && s.ago % s.every == 0) {
       if (!s.dist_check) {
         s.rebuild_streak++;
@@ -421,17 +417,18 @@ namespace cuda {
     if (s.lists_stale)
       throw std::logic_error("mesogpu: build_neighbor_list after border_finish without "
                              "resolve_topology (the special and bonded lists of the new rows)");
-    // pairs straight from the cells, or a list (Impl::want_from_cells); a change of kind
-    // lays the cells out again in the other width, with slots for its mean count
-    const bool cells = s.want_from_cells();
-    if (cells != s.from_cells) {
-      s.from_cells = cells;
-      s.cells_run = s.rebuild_streak = 0;
+    // a tight list or one with the skin (Impl::want_tight); a change of kind lays the cells
+    // out again in the other width, with slots for its mean count
+    const bool tight = s.want_tight();
+    if (tight != s.tight) {
+      s.tight = tight;
+      s.tight_run = s.rebuild_streak = 0;
+      s.set_list_cutoffs(tight);
       s.grid_stale = true;
       s.cell_cap = 0;
     }
-    s.cells_run++;
-    if (cells) s.cells_steps++;
+    s.tight_run++;
+    if (tight) s.tight_builds++;
     if (s.shrink_wrapped()) {    // Domain::reset_box() at each reneighbouring
       s.shrink_wrap();
       s.grid_stale = true;
@@ -519,7 +516,7 @@ namespace cuda {
     // the cells' fill, read with this build's status and used by the next build's choice
     // (where the choice is not fixed and the cells give the images)
     const bool measure_fill =
-        bin && !cells && s.fixed_cell_lanes < 0 && !s.fixed_build_group && cells_give_images;
+        bin && s.fixed_cell_lanes < 0 && !s.fixed_build_group && cells_give_images;
     if (measure_fill) {
       s.cell_fill.resize(4);
       s.cell_fill.zero();
@@ -562,13 +559,6 @@ namespace cuda {
       }
     }
     s.split_valid = false;
-    if (cells) {    // no list: the pair kernels read the cells of this build
-      s.build_cell_lanes = 0;
-      s.pair_group = 1;
-      s.ago = 0;
-      s.built = true;
-      return;
-    }
     if (s.split_wanted()) {
       AllocLabel label("the rows of the exchange overlap");
       s.interior.resize(s.n);
@@ -629,79 +619,90 @@ namespace cuda {
     s.built = true;
   }
 
-  // ---- pair forces straight from the cells ----------------------------------------------
+  // ---- the tight list ---------------------------------------------------------------------
 
   namespace {
-    // auto: the pairs come from the cells once the displacement test asked for a rebuild
-    // at CELLS_AFTER_REBUILDS steps in a row (the list lived one step each time); after
-    // CELLS_PROBE_STEPS steps so, one build makes a list again, to see whether it lives
-    // longer now (an equilibrated system, a cooler thermostat)
-    constexpr int CELLS_AFTER_REBUILDS = 16, CELLS_PROBE_STEPS = 500;
+    // auto: a tight list once the displacement test asked for a rebuild at
+    // TIGHT_AFTER_REBUILDS steps in a row (the list lived one step each time); after
+    // TIGHT_PROBE_BUILDS builds so, one build takes the skin again, to see whether its list
+    // lives longer now (an equilibrated system, a cooler thermostat)
+    constexpr int TIGHT_AFTER_REBUILDS = 16, TIGHT_PROBE_BUILDS = 500;
+    // the atoms per cell below which a tight list's cells are made wider than the cutoff:
+    // the build by cell then fills 8 lanes (DPD at rho 3, r_c 1: cells of 1.145)
+    constexpr double TIGHT_MIN_PER_CELL = 4.5;
   }    // namespace
 
-  std::string Engine::Impl::from_cells_refusal() const
+  void Engine::Impl::set_list_cutoffs(bool tight_list)
+  {
+    const std::vector<real> &c = tight_list ? cutsq_tight : cutsq_skin;
+    AllocLabel label("the list's cutoffs");
+    cutneighsq.upload(c);
+    // one cutoff for every pair of types 1..ntypes (one type, or equal cutoffs): the list
+    // build compares with it instead of reading the type pair's (0: per pair)
+    const int nt1 = ntp1();
+    uniform_cutneighsq = nt1 >= 2 && c.size() == (size_t) nt1 * nt1 ? c[nt1 + 1] : real(0);
+    for (int a = 1; a < nt1 && uniform_cutneighsq > real(0); ++a)
+      for (int b = 1; b < nt1; ++b)
+        if (c[(size_t) a * nt1 + b] != uniform_cutneighsq) uniform_cutneighsq = real(0);
+  }
+
+  double Engine::Impl::cell_cut() const
+  {
+    if (!tight) return cutneighmax;
+    double volume = 1.0;
+    for (int d = 0; d < 3; ++d) volume *= hi[d] - lo[d];
+    const double wide = n > 0 ? std::cbrt(TIGHT_MIN_PER_CELL * volume / n) : 0.0;
+    return std::min(cutneighmax, std::max(pair_cut_max, wide));
+  }
+
+  std::string Engine::Impl::tight_refusal() const
   {
     const Impl &s = *this;
-    if (!s.has_pair_terms()) return "no pair forces";
-    for (const auto &t : s.forces)
-      if (t->group == ForceGroup::pair && !t->pairs_from_cells())
-        return "a pair style of this run reads the neighbour list (oriented particles)";
-    if (s.nlocal != s.n) return "several MPI ranks (ghost atoms)";
-    // bonded atoms whose pairs keep their full weight (special_bonds lj 1 1 1: DPD
-    // chains) are pairs like any other; other weights or dropped pairs need the list
-    if (s.maxspecial > 0)
-      for (int k = 1; k < 4; ++k)
-        if (s.special_flag[k] == 0 || s.special_lj[k] != 1.0)
-          return "special neighbours with weights other than 1 (special_bonds lj)";
-    if (s.exclusion.active) return "neigh_modify exclude";
-    if (s.list_kept) return "a fix reads the neighbour list (fix polymerize/cuda)";
-    for (int d = 0; d < 3; ++d) {
-      if (!s.periodic(d)) continue;
-      const double prd = s.hi[d] - s.lo[d];
-      if (prd < 2.0 * s.cutneighmax)
-        return "a periodic side is shorter than two cutoffs + skin (explicit images)";
-      if (s.pair_cut_max <= 0.0 || std::floor(prd / s.pair_cut_max) < 4.0)
-        return "a periodic side holds fewer than 4 cells of the largest pair cutoff";
-    }
+    if (!s.has_pair_terms()) return "no pair forces (no list)";
+    if (s.nlocal != s.n) return "several MPI ranks";
+    if (s.list_kept) return "a fix reads the list up to cutoff + skin (fix polymerize/cuda)";
+    if (s.img_bits)
+      return "the box needs explicit images (a periodic side below 2 x (cutoff + skin))";
+    if (s.pair_cut_max <= 0.0) return "no pair cutoff";
     return "";
   }
 
-  bool Engine::Impl::want_from_cells()
+  bool Engine::Impl::want_tight()
   {
-    if (cells_setting == 0 || !from_cells_refusal().empty()) return false;
-    if (cells_setting == 1) return true;
-    if (from_cells) return cells_run < CELLS_PROBE_STEPS;
-    return rebuild_streak >= CELLS_AFTER_REBUILDS;
+    if (tight_setting == 0 || !tight_refusal().empty()) return false;
+    if (tight_setting == 1) return true;
+    if (tight) return tight_run < TIGHT_PROBE_BUILDS;
+    return rebuild_streak >= TIGHT_AFTER_REBUILDS;
   }
 
-  void Engine::set_pairs_from_cells(int mode)
+  void Engine::set_tight_list(int mode)
   {
     if (mode < -1 || mode > 1)
-      throw std::invalid_argument("mesogpu: set_pairs_from_cells(" + std::to_string(mode) +
+      throw std::invalid_argument("mesogpu: set_tight_list(" + std::to_string(mode) +
                                   "): -1 (auto), 0 (no) or 1 (yes)");
-    impl->cells_setting = mode;
+    impl->tight_setting = mode;
   }
 
-  bool Engine::pairs_from_cells() const
+  bool Engine::tight_list() const
   {
-    return impl->from_cells;
+    return impl->tight;
   }
 
-  long long Engine::steps_from_cells() const
+  long long Engine::tight_list_builds() const
   {
-    return impl->cells_steps;
+    return impl->tight_builds;
   }
 
-  std::string Engine::pairs_from_cells_refusal() const
+  std::string Engine::tight_list_refusal() const
   {
-    return impl->from_cells_refusal();
+    return impl->tight_refusal();
   }
 
   void Engine::keep_neighbor_list()
   {
     Impl &s = *impl;
     s.list_kept = true;
-    if (s.from_cells) build_neighbor_list();    // a list now, for its reader
+    if (s.tight) build_neighbor_list();    // the skin again, for the list's reader
   }
 
   int Engine::list_entry_bits() const

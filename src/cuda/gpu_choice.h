@@ -124,10 +124,10 @@ inline bool parse_list_entries(const char *value, int &bits, std::string &error)
   return true;
 }
 
-// run_style verlet/cuda pairs_from_cells auto|yes|no (or MESOGPU_PAIRS_FROM_CELLS): pair
-// forces straight from the cell list where the list would live one step: -1 auto, 1 yes
-// (wherever allowed), 0 no
-inline bool parse_pairs_from_cells(const char *value, int &mode, std::string &error)
+// run_style verlet/cuda tight_list auto|yes|no (or MESOGPU_TIGHT_LIST): the neighbour list
+// without the skin, built at every step, where a list with the skin would live one step:
+// -1 auto, 1 yes (wherever allowed), 0 no
+inline bool parse_tight_list(const char *value, int &mode, std::string &error)
 {
   const std::string v = value ? value : "";
   if (v == "auto") {

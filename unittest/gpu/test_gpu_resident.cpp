@@ -695,37 +695,37 @@ TEST(GpuResident, BuildByCellEqualsByAtomCellEntries)
       "lj, 16-bit entries");
 }
 
-// ---- pair forces straight from the cells --------------------------------------------------
+// ---- the tight list: no skin, built at every step -------------------------------------------
 
 const mesogpu::cuda::Engine *engine_of(Lmp &l)
 {
   return static_cast<LAMMPS_NS::VerletCuda *>(l.lmp->update->integrate)->device_engine();
 }
 
-// pairs_from_cells yes: the forces, energy and virial of one configuration against the CPU
-// styles (the pairs found in cells of the largest cutoff, binned that step), then 200 steps
-// against the same device run with a neighbour list rebuilt at every step (check no: both
-// wrap the atoms at the same steps); the DPD noise follows the pair's tags and the step, so
-// both runs draw the same numbers
-void compare_from_cells(void (*setup)(Lmp &, bool), const char *label, bool zero_dt = true,
-                        bool against_cpu = true, int steps = 200)
+// tight_list yes: the forces, energy and virial of one configuration against the CPU styles
+// (the list of pairs within the cutoff alone), then `steps` steps against the same device
+// run with the skin, its list rebuilt at every step (check no: both wrap the atoms at the
+// same steps); the DPD noise follows the pair's tags and the step, so both runs draw the
+// same numbers
+void compare_tight(void (*setup)(Lmp &, bool), const char *label, bool zero_dt = true,
+                   bool against_cpu = true, int steps = 200)
 {
   if (against_cpu) {
     Lmp cpu, dev;
     setup(cpu, false);
     {
-      ScopedEnv yes("MESOGPU_PAIRS_FROM_CELLS", "yes");
+      ScopedEnv yes("MESOGPU_TIGHT_LIST", "yes");
       setup(dev, true);
     }
     cpu.cmds({"thermo_style custom step pe press", "run 0 post no"});
     if (zero_dt) dev.cmd("timestep 0.0");
     dev.cmds({"thermo_style custom step pe press", "thermo 1", "run 1 post no"});
-    ASSERT_TRUE(engine_of(dev)->pairs_from_cells())
-        << label << ": " << engine_of(dev)->pairs_from_cells_refusal();
-    EXPECT_EQ(engine_of(dev)->steps_from_cells(), 2) << label;    // the setup and the step
+    ASSERT_TRUE(engine_of(dev)->tight_list())
+        << label << ": " << engine_of(dev)->tight_list_refusal();
+    EXPECT_EQ(engine_of(dev)->tight_list_builds(), 2) << label;    // the setup and the step
     double scale;
     const double df = max_rel_diff(dev.forces(), cpu.forces(), &scale);
-    printf("[gpu] %-14s from the cells, %s: max |F_dev - F_cpu| / max|F| = %.3g; pe %.12g vs "
+    printf("[gpu] %-14s tight list, %s: max |F_dev - F_cpu| / max|F| = %.3g; pe %.12g vs "
            "%.12g; press %.10g vs %.10g\n",
            label, PREC, df, dev.thermo("pe"), cpu.thermo("pe"), dev.thermo("press"),
            cpu.thermo("press"));
@@ -738,139 +738,107 @@ void compare_from_cells(void (*setup)(Lmp &, bool), const char *label, bool zero
   }
   Lmp a, b;
   {
-    ScopedEnv yes("MESOGPU_PAIRS_FROM_CELLS", "yes");
+    ScopedEnv yes("MESOGPU_TIGHT_LIST", "yes");
     setup(a, true);
   }
   {
-    ScopedEnv no("MESOGPU_PAIRS_FROM_CELLS", "no");
+    ScopedEnv no("MESOGPU_TIGHT_LIST", "no");
     setup(b, true);
   }
   for (Lmp *l : {&a, &b})
     l->cmds({"neigh_modify every 1 delay 0 check no", "thermo_style custom step pe press",
              "thermo 100", "run " + std::to_string(steps) + " post no"});
-  EXPECT_EQ(engine_of(a)->steps_from_cells(), steps + 1) << label;
-  EXPECT_EQ(engine_of(b)->steps_from_cells(), 0) << label;
+  EXPECT_EQ(engine_of(a)->tight_list_builds(), steps + 1) << label;
+  EXPECT_EQ(engine_of(b)->tight_list_builds(), 0) << label;
+  EXPECT_LT(engine_of(a)->neighbor_entries(), engine_of(b)->neighbor_entries()) << label;
   const bool dbl = std::is_same<mesogpu::cuda::real, double>::value;
   const double dx = max_rel_diff(a.positions(), b.positions());
   const double dv = max_rel_diff(a.peratom(a.lmp->atom->v), b.peratom(b.lmp->atom->v));
-  printf("[gpu] %-14s from the cells vs a list, %d steps, %s: x %.3g v %.3g\n", label, steps, PREC,
+  printf("[gpu] %-14s tight list vs the skin, %d steps, %s: x %.3g v %.3g\n", label, steps, PREC,
          dx, dv);
   EXPECT_LT(dx, dbl ? 1e-9 : 1e-3) << label;
   EXPECT_LT(dv, dbl ? 1e-7 : 1e-1) << label;
 }
 
-TEST(GpuResident, PairsFromCellsLJ)
+TEST(GpuResident, TightListLJ)
 {
-  // two types with their own cutoffs (2.5 and 2.2): cells of the larger
-  compare_from_cells([](Lmp &l, bool dev) { lj_liquid(l, dev); }, "lj/cut");
-}
-
-TEST(GpuResident, PairsFromCellsDPD)
-{
-  compare_from_cells([](Lmp &l, bool dev) { dpd_fluid(l, dev, 0.0, false); }, "dpd (T=0)", false);
-  // with noise (T = 1) and moving particles: the trajectories against a list, over 20
-  // steps (the fluid is chaotic: rounding differences of the sums' order grow to 1e-2 of
-  // the box within 200 steps at dt = 0.04, in double as in mixed)
-  compare_from_cells([](Lmp &l, bool dev) { dpd_fluid(l, dev, 1.0); }, "dpd (T=1)", false, false,
-                     20);
-}
-
-// the force steps with lanes per cell (MESOGPU_CELLS_LANES) take the same pairs in the
-// same order as a thread per atom: the same trajectory bit for bit; the momentum of the
-// DPD fluid stays where it started (antisymmetric pair forces across periodic sides)
-TEST(GpuResident, PairsFromCellsLanesPerCell)
-{
-  ScopedEnv yes("MESOGPU_PAIRS_FROM_CELLS", "yes");
-  const auto run = [](Lmp &l, const char *lanes) {
-    ScopedEnv w("MESOGPU_CELLS_LANES", lanes);
-    dpd_fluid(l, true, 1.0);
-    l.cmds({"neigh_modify every 1 delay 0 check no", "variable px equal mass(all)*vcm(all,x)",
-            "thermo_style custom step pe press v_px", "thermo 100", "run 200 post no"});
-  };
-  Lmp one;
-  run(one, "0");
-  for (const char *lanes : {"4", "8", "16"}) {
-    Lmp l;
-    run(l, lanes);
-    printf("[gpu] dpd from the cells, %s lanes per cell against a thread per atom: pe %.17g vs "
-           "%.17g, momentum x %.3g\n",
-           lanes, l.thermo("pe"), one.thermo("pe"), l.thermo("v_px"));
-    EXPECT_EQ(l.positions(), one.positions()) << lanes;
-    EXPECT_EQ(l.peratom(l.lmp->atom->v), one.peratom(one.lmp->atom->v)) << lanes;
-    EXPECT_EQ(l.thermo("pe"), one.thermo("pe")) << lanes;
-    const bool float_sums = std::is_same<mesogpu::cuda::acc, float>::value;
-    EXPECT_LT(std::fabs(l.thermo("v_px")), float_sums ? 1e-5 : 1e-9);
-  }
-}
-
-TEST(GpuResident, PairsFromCellsTableR2)
-{
-  // a tabulated potential (the table's own error record for r below the table)
-  compare_from_cells(
+  // two types with their own cutoffs (2.5 and 2.2)
+  compare_tight([](Lmp &l, bool dev) { lj_liquid(l, dev); }, "lj/cut");
+  // one cutoff for every pair
+  compare_tight(
       [](Lmp &l, bool dev) {
-        // off the lattice: on it the forces cancel to rounding
         lj_liquid(l, dev);
-        l.cmds({"pair_style " + S(dev, "table/r2") + " 1000",
-                "pair_coeff * * " + potentials_dir() + "/gauss_soft.table GAUSS_SOFT",
+        l.cmds({"pair_coeff 2 2 0.8 1.1 2.5"});
+      },
+      "lj/cut, one cut");
+}
+
+TEST(GpuResident, TightListDPD)
+{
+  compare_tight([](Lmp &l, bool dev) { dpd_fluid(l, dev, 0.0, false); }, "dpd (T=0)", false);
+  // with noise (T = 1) and moving particles: the trajectories against the list with the
+  // skin over 20 steps (the fluid is chaotic: rounding differences of the sums' order grow
+  // to 1e-2 of the box within 200 steps at dt = 0.04, in double as in mixed)
+  compare_tight([](Lmp &l, bool dev) { dpd_fluid(l, dev, 1.0); }, "dpd (T=1)", false, false, 20);
+}
+
+TEST(GpuResident, TightListSpecialAndExcluded)
+{
+  // a tabulated potential with bonds, special lj 0 1 1 (1-2 pairs dropped)
+  compare_tight(soft_melt, "table/r2+harm");
+  compare_tight(
+      [](Lmp &l, bool dev) {
+        lj_liquid(l, dev);
+        l.cmd("neigh_modify exclude type 1 2");
+      },
+      "lj, excluded");
+}
+
+TEST(GpuResident, TightListGauss)
+{
+  // a cutoff shorter than LJ's (2.0) and per type pair (1.8)
+  compare_tight(
+      [](Lmp &l, bool dev) {
+        lj_liquid(l, dev);
+        l.cmds({"pair_style " + S(dev, "gauss") + " 2.0", "pair_coeff 1 1 -2.0 1.5",
+                "pair_coeff 1 2 -1.0 1.0", "pair_coeff 2 2 -3.0 2.0 1.8",
                 "displace_atoms all random 0.1 0.1 0.1 5 units box"});
       },
-      "table/r2");
+      "gauss");
 }
 
-TEST(GpuResident, PairsFromCellsBondedFullWeight)
-{
-  // bonded beads whose pairs keep their full weight (special_bonds lj 1 1 1, as DPD chains
-  // use) are pairs like any other: from the cells too
-  compare_from_cells(
-      [](Lmp &l, bool dev) {
-        soft_melt(l, dev);
-        l.cmd("special_bonds lj 1.0 1.0 1.0");
-      },
-      "table/r2+harm, special 1 1 1");
-}
-
-// auto: the cells only where the list lives one step. With check no (a rebuild at every
-// step) the pairs come from the cells after 16 such steps; the LJ liquid's list lives
-// several steps with check yes, so it keeps the list
-TEST(GpuResident, PairsFromCellsAutoFollowsTheRebuilds)
+// auto: a tight list only where the list with the skin lives one step. With check no (a
+// rebuild at every step) the list is tight after 16 such steps; the LJ liquid's list lives
+// several steps with check yes, so it keeps the skin
+TEST(GpuResident, TightListAutoFollowsTheRebuilds)
 {
   Lmp every, lives;
   lj_liquid(every, true, 10, "every 1 delay 0 check no");
   lj_liquid(lives, true);
   for (Lmp *l : {&every, &lives}) l->cmd("run 100 post no");
-  printf("[gpu] pairs_from_cells auto: %lld of 100 steps (check no), %lld (check yes, %d list "
+  printf("[gpu] tight_list auto: %lld of 100 steps (check no), %lld (check yes, %d list "
          "builds)\n",
-         engine_of(every)->steps_from_cells(), engine_of(lives)->steps_from_cells(),
+         engine_of(every)->tight_list_builds(), engine_of(lives)->tight_list_builds(),
          lives.lmp->neighbor->ncalls);
-  EXPECT_TRUE(engine_of(every)->pairs_from_cells());
-  EXPECT_GT(engine_of(every)->steps_from_cells(), 50);
-  EXPECT_LT(engine_of(every)->steps_from_cells(), 100);
-  EXPECT_EQ(engine_of(lives)->steps_from_cells(), 0);
+  EXPECT_TRUE(engine_of(every)->tight_list());
+  EXPECT_GT(engine_of(every)->tight_list_builds(), 50);
+  EXPECT_LT(engine_of(every)->tight_list_builds(), 100);
+  EXPECT_EQ(engine_of(lives)->tight_list_builds(), 0);
   EXPECT_LT(lives.lmp->neighbor->ncalls, 50);
 }
 
-// yes where the pairs cannot come from the cells: a list, and the reason
-TEST(GpuResident, PairsFromCellsRefusals)
+// yes where the list cannot be tight: the skin, and the reason
+TEST(GpuResident, TightListRefusals)
 {
-  ScopedEnv yes("MESOGPU_PAIRS_FROM_CELLS", "yes");
-  const auto refused = [](void (*setup)(Lmp &, bool), const char *why) {
-    Lmp l;
-    setup(l, true);
-    l.cmd("run 2 post no");
-    EXPECT_FALSE(engine_of(l)->pairs_from_cells()) << why;
-    EXPECT_EQ(engine_of(l)->steps_from_cells(), 0) << why;
-    EXPECT_NE(engine_of(l)->pairs_from_cells_refusal().find(why), std::string::npos)
-        << engine_of(l)->pairs_from_cells_refusal();
-  };
-  refused(soft_melt, "special neighbours with weights other than 1");
-  refused(
-      [](Lmp &l, bool dev) {
-        lj_liquid(l, dev);
-        l.cmd("neigh_modify exclude type 1 2");
-      },
-      "neigh_modify exclude");
-  // 4 fcc cells of 1.68: 6.7 across, fewer than 4 cells of 2.5
-  refused([](Lmp &l, bool dev) { lj_liquid(l, dev, 4); }, "fewer than 4 cells");
+  ScopedEnv yes("MESOGPU_TIGHT_LIST", "yes");
+  Lmp l;
+  // 3 fcc cells of 1.68: 5.0 across, below 2 x (2.5 + 0.3)
+  lj_liquid(l, true, 3);
+  l.cmd("run 2 post no");
+  EXPECT_FALSE(engine_of(l)->tight_list());
+  EXPECT_EQ(engine_of(l)->tight_list_builds(), 0);
+  EXPECT_NE(engine_of(l)->tight_list_refusal().find("explicit images"), std::string::npos)
+      << engine_of(l)->tight_list_refusal();
 }
 
 // a bad value stops the run with the variable's name and the allowed values

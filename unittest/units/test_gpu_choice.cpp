@@ -156,23 +156,23 @@ TEST(GpuChoice, ParseListEntries)
   EXPECT_FALSE(mesogpu::parse_list_entries(nullptr, bits, error));
 }
 
-TEST(GpuChoice, ParsePairsFromCells)
+TEST(GpuChoice, ParseTightList)
 {
   int mode = 7;
   std::string error;
-  EXPECT_TRUE(mesogpu::parse_pairs_from_cells("auto", mode, error));
+  EXPECT_TRUE(mesogpu::parse_tight_list("auto", mode, error));
   EXPECT_EQ(mode, -1);
-  EXPECT_TRUE(mesogpu::parse_pairs_from_cells("yes", mode, error));
+  EXPECT_TRUE(mesogpu::parse_tight_list("yes", mode, error));
   EXPECT_EQ(mode, 1);
-  EXPECT_TRUE(mesogpu::parse_pairs_from_cells("no", mode, error));
+  EXPECT_TRUE(mesogpu::parse_tight_list("no", mode, error));
   EXPECT_EQ(mode, 0);
   for (const char *bad : {"1", "Yes", "cells", "", "auto "}) {
     mode = 0;
-    EXPECT_FALSE(mesogpu::parse_pairs_from_cells(bad, mode, error)) << bad;
+    EXPECT_FALSE(mesogpu::parse_tight_list(bad, mode, error)) << bad;
     EXPECT_EQ(mode, 0) << bad;    // unchanged on a bad value
     EXPECT_NE(error.find(std::string("'") + bad + "' is not auto, yes or no"), std::string::npos);
   }
-  EXPECT_FALSE(mesogpu::parse_pairs_from_cells(nullptr, mode, error));
+  EXPECT_FALSE(mesogpu::parse_tight_list(nullptr, mode, error));
 }
 
 TEST(GpuChoice, ParseProfileSteps)
