@@ -200,6 +200,9 @@ namespace cuda {
       return fill[k] > 0 ? static_cast<double>(fill[3]) / static_cast<double>(fill[k]) : 0.0;
     }
 
+    // the tight list's reach past the pair cutoff, relative (Engine::set_neighbor)
+    constexpr double TIGHT_MARGIN = 1e-3;
+
     // lanes per cell of build_by_cell_kernel: the smallest group that holds 1.5 x the mean
     // atoms per cell (LJ, 18.5 per cell of 2.8 sigma: 32; DPD at rho 3, 6.6 per cell of 1.3:
     // 16), fuller cells taking several rounds; 0 (by atom) below 4 atoms per cell, where
@@ -329,11 +332,18 @@ namespace cuda {
     s.cutsq_skin.assign(cutneighsq.begin(), cutneighsq.end());
     s.cutsq_tight.assign(cutneighsq.size(), real(0));
     s.pair_cut_max = 0.0;
+    // The tight list reaches 0.1 % past the pair cutoff: the build tests a pair from each
+    // atom with the cell's image shift, whose rounding differs between the two atoms (in
+    // float by up to an ulp of the box coordinates), so a pair right at the cutoff could
+    // enter one atom's list and not the other's; the pair kernels' own cutoff test is
+    // symmetric, so with the margin both atoms take or drop each pair (momentum conserved)
     for (size_t k = 0; k < cutneighsq.size(); ++k)
       if (cutneighsq[k] > 0.0) {
-        const double cut = std::max(0.0, std::sqrt(cutneighsq[k]) - skin);
-        s.cutsq_tight[k] = static_cast<real>(cut * cut);
-        s.pair_cut_max = std::max(s.pair_cut_max, cut);
+        const double with_skin = std::sqrt(cutneighsq[k]);
+        const double cut = std::max(0.0, with_skin - skin);
+        const double reach = std::min(with_skin, cut * (1.0 + TIGHT_MARGIN));
+        s.cutsq_tight[k] = static_cast<real>(reach * reach);
+        s.pair_cut_max = std::max(s.pair_cut_max, reach);
       }
     s.tight = false;    // each run starts with the skin; the builds choose
     s.tight_run = s.rebuild_streak = 0;
