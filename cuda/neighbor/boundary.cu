@@ -165,6 +165,10 @@ namespace cuda {
     const int ncells = s.ncell[0] * s.ncell[1] * s.ncell[2];
     AllocLabel label("the cell list");
     if (s.cell_count.size() != (size_t) ncells) s.cell_count.resize(ncells);
+    // cell slots where none are held (a run's first grid, a change of the list's kind):
+    // 1.5 x the mean count + 8 (LJ: 35 slots for 18.5 atoms, a liquid's fullest cell ~30);
+    // a fuller cell grows them at the build (max + max/8 + 4)
+    if (s.cell_cap == 0) s.cell_cap = static_cast<int>(std::min(1.5 * s.n / ncells + 8, s.n + 1.0));
   }
 
 }    // namespace cuda

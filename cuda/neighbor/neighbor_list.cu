@@ -352,13 +352,9 @@ namespace cuda {
     s.box_check = s.grid_stale = false;    // until the box changes during this run
     // the cell grid, and explicit images for periodic boxes below 2 x (cutoff + skin)
     // (boundary.cu)
+    // (the cell slots too, where none were held; the list's capacity per atom is counted
+    // by the first build: nbr_cap 0, a pass that stores nothing)
     s.setup_cells();
-    const int ncells = s.ncell[0] * s.ncell[1] * s.ncell[2];
-    const double per_cell = static_cast<double>(s.n) / ncells;
-    // cell slots: 1.5 x the mean count + 8 (LJ: 35 slots for 18.5 atoms, a liquid's fullest
-    // cell ~30); a fuller cell grows them at the build (max + max/8 + 4). The list's
-    // capacity per atom: counted by the first build (nbr_cap 0: a pass that stores nothing)
-    if (s.cell_cap == 0) s.cell_cap = static_cast<int>(std::min(1.5 * per_cell + 8, s.n + 1.0));
     s.ago = 0;
     s.built = false;
   }
@@ -445,12 +441,7 @@ namespace cuda {
     }
     // the box changed (barostat, shrink-wrap): cells at least cutneighmax wide, images
     // if a periodic edge fell below 2 x (cutoff + skin)
-    if (s.grid_stale) {
-      s.setup_cells();
-      if (s.cell_cap == 0)
-        s.cell_cap = static_cast<int>(
-            std::min(1.5 * s.n / (s.ncell[0] * s.ncell[1] * s.ncell[2]) + 8, s.n + 1.0));
-    }
+    if (s.grid_stale) s.setup_cells();
     s.grid_stale = false;
     for (int d = 0; d < 3; ++d) {    // the box of this build, for the rebuild test
       s.lo_hold[d] = s.lo[d];

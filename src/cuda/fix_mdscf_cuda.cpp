@@ -226,11 +226,7 @@ void FixMDSCFCuda::pack_forward_grid(int which, void *vbuf, int nlist, int *list
 void FixMDSCFCuda::unpack_forward_grid(int which, void *vbuf, int nlist, int *list)
 {
   if (!grid_engine) return FixMDSCF::unpack_forward_grid(which, vbuf, nlist, list);
-  try {
-    grid_engine->mdscf_unpack_nodes(list, nlist, static_cast<const double *>(vbuf), false);
-  } catch (std::runtime_error &e) {
-    error->one(FLERR, "Fix mdscf/cuda: {}", e.what());
-  }
+  unpack_device_nodes(vbuf, nlist, list, false);
 }
 
 void FixMDSCFCuda::pack_reverse_grid(int which, void *vbuf, int nlist, int *list)
@@ -242,8 +238,14 @@ void FixMDSCFCuda::pack_reverse_grid(int which, void *vbuf, int nlist, int *list
 void FixMDSCFCuda::unpack_reverse_grid(int which, void *vbuf, int nlist, int *list)
 {
   if (!grid_engine) return FixMDSCF::unpack_reverse_grid(which, vbuf, nlist, list);
+  unpack_device_nodes(vbuf, nlist, list, true);
+}
+
+/* the nodes of a swap into the device's brick: set (forward) or added (reverse) */
+void FixMDSCFCuda::unpack_device_nodes(void *vbuf, int nlist, int *list, bool add)
+{
   try {
-    grid_engine->mdscf_unpack_nodes(list, nlist, static_cast<const double *>(vbuf), true);
+    grid_engine->mdscf_unpack_nodes(list, nlist, static_cast<const double *>(vbuf), add);
   } catch (std::runtime_error &e) {
     error->one(FLERR, "Fix mdscf/cuda: {}", e.what());
   }

@@ -46,6 +46,7 @@ class FixMDSCFCuda : public FixMDSCF, public DeviceFix {
   // null: the callbacks are the CPU fix's, on the host grid
   mesogpu::cuda::Engine *grid_engine = nullptr;
   void update_brick(mesogpu::cuda::Engine &engine);
+  void unpack_device_nodes(void *vbuf, int nlist, int *list, bool add);
   bool host_field_stale = false;    // the device rebuilt the field since the host copy
   bool sums_stale = false;          // energies/virial of the device field not read yet
   void pull_sums(mesogpu::cuda::Engine &engine);

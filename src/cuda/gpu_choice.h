@@ -70,6 +70,22 @@ inline bool parse_two_choices(const char *value, const char *yes, const char *no
   return true;
 }
 
+// a keyword value of three choices: `out` the value of the name given; anything else is an
+// error text naming all three
+template <class T>
+inline bool parse_three_choices(const char *value, const char *const (&names)[3],
+                                const T (&values)[3], T &out, std::string &error)
+{
+  const std::string v = value ? value : "";
+  for (int k = 0; k < 3; ++k)
+    if (v == names[k]) {
+      out = values[k];
+      return true;
+    }
+  error = "'" + v + "' is not " + names[0] + ", " + names[1] + " or " + names[2];
+  return false;
+}
+
 // run_style verlet/cuda rebuild device|host: reneighbouring steps on several ranks on
 // the device (true) or through the host
 inline bool parse_rebuild(const char *value, bool &device, std::string &error)
@@ -85,18 +101,9 @@ enum class ExchangePath { host = 0, cuda_aware = 1, ipc = 2 };
 
 inline bool parse_exchange(const char *value, ExchangePath &path, std::string &error)
 {
-  const std::string v = value ? value : "";
-  if (v == "host") {
-    path = ExchangePath::host;
-  } else if (v == "ipc") {
-    path = ExchangePath::ipc;
-  } else if (v == "cuda-aware") {
-    path = ExchangePath::cuda_aware;
-  } else {
-    error = "'" + v + "' is not host, ipc or cuda-aware";
-    return false;
-  }
-  return true;
+  return parse_three_choices(value, {"host", "ipc", "cuda-aware"},
+                             {ExchangePath::host, ExchangePath::ipc, ExchangePath::cuda_aware},
+                             path, error);
 }
 
 // a yes|no keyword value (run_style verlet/cuda overlap, MESOGPU_OVERLAP)
@@ -110,18 +117,7 @@ inline bool parse_yes_no(const char *value, bool &on, std::string &error)
 // leave enough device memory free), 16 or 32
 inline bool parse_list_entries(const char *value, int &bits, std::string &error)
 {
-  const std::string v = value ? value : "";
-  if (v == "auto") {
-    bits = 0;
-  } else if (v == "16") {
-    bits = 16;
-  } else if (v == "32") {
-    bits = 32;
-  } else {
-    error = "'" + v + "' is not auto, 16 or 32";
-    return false;
-  }
-  return true;
+  return parse_three_choices(value, {"auto", "16", "32"}, {0, 16, 32}, bits, error);
 }
 
 // run_style verlet/cuda tight_list auto|yes|no (or MESOGPU_TIGHT_LIST): the neighbour list
@@ -129,18 +125,7 @@ inline bool parse_list_entries(const char *value, int &bits, std::string &error)
 // -1 auto, 1 yes (wherever allowed), 0 no
 inline bool parse_tight_list(const char *value, int &mode, std::string &error)
 {
-  const std::string v = value ? value : "";
-  if (v == "auto") {
-    mode = -1;
-  } else if (v == "yes") {
-    mode = 1;
-  } else if (v == "no") {
-    mode = 0;
-  } else {
-    error = "'" + v + "' is not auto, yes or no";
-    return false;
-  }
-  return true;
+  return parse_three_choices(value, {"auto", "yes", "no"}, {-1, 1, 0}, mode, error);
 }
 
 // MESOGPU_PROFILE_STEPS=FIRST:COUNT: the steps of each run (counted from 0) that a
