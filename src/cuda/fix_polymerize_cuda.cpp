@@ -128,7 +128,7 @@ void FixPolymerizeCuda::device_setup(Engine &engine)
     state_step = -1;
     return;
   }
-  engine.keep_neighbor_list();    // the reactions read it: never pairs from the cells
+  engine.keep_neighbor_list();    // the reactions read it up to cutoff + skin: never tight
   if (n > 0 && engine.neighbor_entries() == 0)
     error->all(FLERR,
                "Fix {} (ID {}) finds the monomers in the device neighbour list, and this run "
