@@ -143,6 +143,15 @@ namespace cuda {
     double v_angle[6] = {0, 0, 0, 0, 0, 0}, v_dihedral[6] = {0, 0, 0, 0, 0, 0};
   };
 
+  // fix langevin/cuda's force of one step (Engine::langevin's arguments), for the final
+  // integrator to add in its own pass over the atoms (Engine::nve_final_langevin)
+  struct FinalForce {
+    int groupbit = 0;
+    double tsqrt = 0.0;
+    unsigned seed = 0;
+    long long step = 0;
+  };
+
   class Engine {
    public:
     Engine();
@@ -416,6 +425,10 @@ namespace cuda {
     // fix nve on the atoms whose mask has groupbit (upload_mask first)
     void nve_initial(double dtv, double dtf, int groupbit);
     void nve_final(double dtf, int groupbit);
+    // langevin(ff...) and then nve_final(dtf, groupbit) in one kernel, one pass over the
+    // atoms (the same arithmetic: bitwise the same f and v); f is written (the next step's
+    // nve_initial and output read it)
+    void nve_final_langevin(double dtf, int groupbit, const FinalForce &ff);
 
     // --- thermostats and momentum (all on device data, no host round trip) -------------
     // fix langevin: f += gamma1 m-scaled drag + gamma2 sqrt(T) (u - 1/2) per component,

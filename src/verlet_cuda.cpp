@@ -495,6 +495,7 @@ void VerletCuda::setup_minimal(int flag)
 void VerletCuda::resident_setup(int flag, bool full)
 {
   check_styles();
+  if (full) read_fused_final();    // MESOGPU_FUSED_FINAL, before the device starts
   update->setupflag = 1;
   const double t0 = platform::walltime();
   if (full) {
@@ -586,6 +587,7 @@ void VerletCuda::resident_setup(int flag, bool full)
     device_error("setup", e);
   }
   check_thermo();
+  setup_fused_final(full);
   if (full) output->setup(flag);
   update->setupflag = 0;
   const double t4 = platform::walltime();
@@ -737,8 +739,7 @@ void VerletCuda::run(int n)
       if (eflag || vflag) publish_energy_virial();    // a few device sums, no atom data
       lap(RankTiming::SUMS);
 
-      for (auto *f : fix_post_force) f->device_post_force(*engine, vflag);
-      for (auto *f : fix_final) f->device_final_integrate(*engine);
+      post_force_and_final(vflag);    // one kernel for both where the fixes allow
       for (auto &f : fix_end_of_step) {
         if (ntimestep % f.fix->nevery) continue;
         if (f.device) {

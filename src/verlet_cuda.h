@@ -86,6 +86,16 @@ class VerletCuda : public Verlet, public DeviceContext {
   // several ranks: the forces of interior atoms overlap the forward exchange (keyword
   // overlap, MESOGPU_OVERLAP; default yes)
   bool overlap = true;
+  // the last post-force fix's force added in the first final-integrate fix's kernel where
+  // both allow it (DeviceFix::device_final_force): allowed (MESOGPU_FUSED_FINAL, read at
+  // each setup), and in use for this run's fixes (decided at setup)
+  bool fused_final_allowed = true, fused_final = false;
+  // (verlet_cuda_checks.cpp) the variable; the decision after the fixes' device setup, with
+  // its log line (full: a run's setup, not setup_minimal); the step's post-force and
+  // final-integrate fixes
+  void read_fused_final();
+  void setup_fused_final(bool full);
+  void post_force_and_final(int vflag);
   // the steps of each run a profiler records (MESOGPU_PROFILE_STEPS=FIRST:COUNT; -1: none)
   int profile_first = -1, profile_count = 0;
   void log_memory(const char *when);

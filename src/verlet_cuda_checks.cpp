@@ -1,8 +1,8 @@
 /* ----------------------------------------------------------------------
    mesogpu - what a resident run (run_style verlet/cuda) accepts: the styles and fixes
    that act during a step need a device part, thermo lines that device reductions alone
-   can print, and whether a compute or fix needs host neighbour lists. The run style
-   itself is verlet_cuda.cpp.
+   can print, and whether a compute or fix needs host neighbour lists; which fixes share
+   one pass over the atoms (MESOGPU_FUSED_FINAL). The run style itself is verlet_cuda.cpp.
 ------------------------------------------------------------------------- */
 
 #include "verlet_cuda.h"
@@ -16,6 +16,7 @@
 #include "cuda/pair_hybrid_cuda.h"
 #include "dihedral.h"
 #include "domain.h"
+#include "engine.h"
 #include "error.h"
 #include "fix.h"
 #include "force.h"
@@ -30,7 +31,9 @@
 #include "thermo.h"
 #include "thermo_keywords.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 using namespace LAMMPS_NS;
@@ -186,4 +189,52 @@ void VerletCuda::find_host_lists()
       for (void *p : device_fixes) own |= list->requestor == p;
     if (!own) host_lists_needed = true;
   }
+}
+
+/* ----------------------------------------------------------------------
+   one pass over the atoms for the last post-force fix and the first final-integrate fix
+   (fix langevin/cuda's force in fix nve/cuda's half step): MESOGPU_FUSED_FINAL=yes|no
+   (default yes), read at each run's setup; whether this run's fixes pair up (after their
+   device setup, which refuses what they cannot do), and the line that says so
+------------------------------------------------------------------------- */
+
+void VerletCuda::read_fused_final()
+{
+  std::string why;
+  fused_final_allowed = true;
+  const char *env = std::getenv("MESOGPU_FUSED_FINAL");
+  if (env && !mesogpu::parse_fused_final(env, fused_final_allowed, why))
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_FUSED_FINAL: {}", why);
+}
+
+void VerletCuda::setup_fused_final(bool full)
+{
+  mesogpu::cuda::FinalForce ff;
+  fused_final = fused_final_allowed && !fix_post_force.empty() && !fix_final.empty() &&
+                fix_final.front()->device_takes_final_force() &&
+                fix_post_force.back()->device_final_force(ff);
+  if (!fused_final || !full || comm->me != 0) return;
+  auto *force_fix = dynamic_cast<Fix *>(fix_post_force.back());
+  auto *final_fix = dynamic_cast<Fix *>(fix_final.front());
+  if (force_fix && final_fix)
+    utils::logmesg(lmp,
+                   "  verlet/cuda: fix {} ({}) adds its force in fix {} ({})'s final half step\n",
+                   force_fix->id, force_fix->style, final_fix->id, final_fix->style);
+}
+
+void VerletCuda::post_force_and_final(int vflag)
+{
+  const size_t nforce = fix_post_force.size() - (fused_final ? 1 : 0);
+  for (size_t k = 0; k < nforce; ++k) fix_post_force[k]->device_post_force(*engine, vflag);
+  if (fused_final) {
+    mesogpu::cuda::FinalForce ff;
+    DeviceFix *last = fix_post_force.back();
+    if (last->device_final_force(ff) &&
+        fix_final.front()->device_final_integrate_with(*engine, ff)) {
+      for (size_t k = 1; k < fix_final.size(); ++k) fix_final[k]->device_final_integrate(*engine);
+      return;
+    }
+    last->device_post_force(*engine, vflag);    // the fixes declined this step: one by one
+  }
+  for (auto *f : fix_final) f->device_final_integrate(*engine);
 }

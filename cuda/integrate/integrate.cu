@@ -34,20 +34,44 @@ namespace cuda {
       pos[i].z = static_cast<real>(z);
     }
 
-    __global__ void nve_final_kernel(int n, acc *v0, acc *v1, acc *v2, const acc *f0, const acc *f1,
-                                     const acc *f2, const int *type, const acc *mass,
-                                     const acc *rmass, acc dtf, const int *mask, int groupbit)
+    // the per-atom bodies of fix nve's final half step and of fix langevin's force: one
+    // code for the separate kernels and the fused one (nve_final_langevin_kernel), so that
+    // both paths give bitwise the same f and v
+    __device__ __forceinline__ void nve_final_atom(int i, acc *v0, acc *v1, acc *v2, const acc *f0,
+                                                   const acc *f1, const acc *f2, const int *type,
+                                                   const acc *mass, const acc *rmass, acc dtf)
     {
-      const int i = blockIdx.x * blockDim.x + threadIdx.x;
-      if (i >= n || !(mask[i] & groupbit)) return;
       const acc dtfm = dtf / (rmass ? rmass[i] : mass[type[i]]);
       v0[i] += dtfm * f0[i];
       v1[i] += dtfm * f1[i];
       v2[i] += dtfm * f2[i];
     }
 
-    // ---- thermostats ---------------------------------------------------------------------
     // the arithmetic of LAMMPS FixLangevin::post_force (no bias, no tally, per-type mass)
+    __device__ __forceinline__ void langevin_atom(int i, const int *type, const int *tag,
+                                                  const acc *v0, const acc *v1, const acc *v2,
+                                                  acc *f0, acc *f1, acc *f2, const double *gfactor1,
+                                                  const double *gfactor2, double tsqrt,
+                                                  uint32_t seed, uint32_t step_lo, uint32_t step_hi)
+    {
+      const double gamma1 = gfactor1[type[i]], gamma2 = gfactor2[type[i]] * tsqrt;
+      double u[3];
+      physics::uniform3(seed, static_cast<uint32_t>(tag[i]), step_lo, step_hi, u);
+      f0[i] += gamma1 * v0[i] + gamma2 * (u[0] - 0.5);
+      f1[i] += gamma1 * v1[i] + gamma2 * (u[1] - 0.5);
+      f2[i] += gamma1 * v2[i] + gamma2 * (u[2] - 0.5);
+    }
+
+    __global__ void nve_final_kernel(int n, acc *v0, acc *v1, acc *v2, const acc *f0, const acc *f1,
+                                     const acc *f2, const int *type, const acc *mass,
+                                     const acc *rmass, acc dtf, const int *mask, int groupbit)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n || !(mask[i] & groupbit)) return;
+      nve_final_atom(i, v0, v1, v2, f0, f1, f2, type, mass, rmass, dtf);
+    }
+
+    // ---- thermostats ---------------------------------------------------------------------
     __global__ void langevin_kernel(int n, const int *mask, int groupbit, const int *type,
                                     const int *tag, const acc *v0, const acc *v1, const acc *v2,
                                     acc *f0, acc *f1, acc *f2, const double *gfactor1,
@@ -56,12 +80,28 @@ namespace cuda {
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n || !(mask[i] & groupbit)) return;
-      const double gamma1 = gfactor1[type[i]], gamma2 = gfactor2[type[i]] * tsqrt;
-      double u[3];
-      physics::uniform3(seed, static_cast<uint32_t>(tag[i]), step_lo, step_hi, u);
-      f0[i] += gamma1 * v0[i] + gamma2 * (u[0] - 0.5);
-      f1[i] += gamma1 * v1[i] + gamma2 * (u[1] - 0.5);
-      f2[i] += gamma1 * v2[i] + gamma2 * (u[2] - 0.5);
+      langevin_atom(i, type, tag, v0, v1, v2, f0, f1, f2, gfactor1, gfactor2, tsqrt, seed, step_lo,
+                    step_hi);
+    }
+
+    // fix langevin's force on its group (lgroupbit), then fix nve's final half step on its
+    // group (groupbit) with that force: one pass over the atoms instead of two. f is written
+    // (the next step's initial half step and the output read it)
+    __global__ void nve_final_langevin_kernel(int n, acc *v0, acc *v1, acc *v2, acc *f0, acc *f1,
+                                              acc *f2, const int *type, const int *tag,
+                                              const acc *mass, const acc *rmass, acc dtf,
+                                              const int *mask, int groupbit, int lgroupbit,
+                                              const double *gfactor1, const double *gfactor2,
+                                              double tsqrt, uint32_t seed, uint32_t step_lo,
+                                              uint32_t step_hi)
+    {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const int m = mask[i];
+      if (m & lgroupbit)
+        langevin_atom(i, type, tag, v0, v1, v2, f0, f1, f2, gfactor1, gfactor2, tsqrt, seed,
+                      step_lo, step_hi);
+      if (m & groupbit) nve_final_atom(i, v0, v1, v2, f0, f1, f2, type, mass, rmass, dtf);
     }
 
     // sum over the group of m v^2 (slot 0) and m v (slots 1..3), double
@@ -318,6 +358,17 @@ namespace cuda {
         s.nlocal, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(), s.f[1].get(),
         s.f[2].get(), s.type.get(), s.mass.get(), s.rmass_ptr(), static_cast<acc>(dtf),
         s.mask.get(), groupbit);
+    MESOGPU_CUDA_LAUNCH_CHECK();
+  }
+
+  void Engine::nve_final_langevin(double dtf, int groupbit, const FinalForce &ff)
+  {
+    Impl &s = *impl;
+    nve_final_langevin_kernel<<<blocks(s.nlocal), BLOCK>>>(
+        s.nlocal, s.v[0].get(), s.v[1].get(), s.v[2].get(), s.f[0].get(), s.f[1].get(),
+        s.f[2].get(), s.type.get(), s.tag.get(), s.mass.get(), s.rmass_ptr(), static_cast<acc>(dtf),
+        s.mask.get(), groupbit, ff.groupbit, s.gfactor1.get(), s.gfactor2.get(), ff.tsqrt, ff.seed,
+        static_cast<uint32_t>(ff.step), static_cast<uint32_t>(ff.step >> 32));
     MESOGPU_CUDA_LAUNCH_CHECK();
   }
 

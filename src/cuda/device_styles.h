@@ -15,6 +15,7 @@
 namespace mesogpu {
 namespace cuda {
   class Engine;
+  struct FinalForce;
 }
 }    // namespace mesogpu
 
@@ -48,6 +49,20 @@ class DeviceFix {
   // vflag: the step's virial flags (as Modify::post_force gets them)
   virtual void device_post_force(mesogpu::cuda::Engine &, int /*vflag*/) {}
   virtual void device_final_integrate(mesogpu::cuda::Engine &) {}
+  // one pass over the atoms instead of two (both passes are bound by memory bandwidth):
+  // the last post-force fix of a step describes its force instead of launching a kernel
+  // (fix langevin/cuda: true when it filled ff), and the first final-integrate fix adds it
+  // in its own kernel before its half step (fix nve/cuda: true when it launched; false:
+  // the run calls both fixes as usual). The order of operations stays, and so do the
+  // results, bitwise. run_style verlet/cuda pairs the two at setup where the integrator
+  // says it takes such a force (device_takes_final_force; MESOGPU_FUSED_FINAL=no: never)
+  virtual bool device_final_force(mesogpu::cuda::FinalForce & /*ff*/) { return false; }
+  virtual bool device_takes_final_force() const { return false; }
+  virtual bool device_final_integrate_with(mesogpu::cuda::Engine &,
+                                           const mesogpu::cuda::FinalForce & /*ff*/)
+  {
+    return false;
+  }
   virtual void device_end_of_step(mesogpu::cuda::Engine &) {}
   // the host arrays are being brought up to date (output, host code, end of run): a fix
   // with state of its own on the device copies it back here

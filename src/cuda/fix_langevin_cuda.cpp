@@ -56,3 +56,13 @@ void FixLangevinCuda::device_post_force(Engine &engine, int)
   compute_target();    // t_target and tsqrt for this step (a ramp over the run)
   engine.langevin(groupbit, tsqrt, stream_seed, update->ntimestep);
 }
+
+bool FixLangevinCuda::device_final_force(mesogpu::cuda::FinalForce &ff)
+{
+  compute_target();    // as device_post_force
+  ff.groupbit = groupbit;
+  ff.tsqrt = tsqrt;
+  ff.seed = stream_seed;
+  ff.step = update->ntimestep;
+  return true;
+}

@@ -25,6 +25,8 @@ class FixLangevinCuda : public FixLangevin, public DeviceFix {
   void device_setup(mesogpu::cuda::Engine &engine) override;
   void device_setup_forces(mesogpu::cuda::Engine &engine) override;
   void device_post_force(mesogpu::cuda::Engine &engine, int vflag) override;
+  // the same force, added by fix nve/cuda's final half step (DeviceFix::device_final_force)
+  bool device_final_force(mesogpu::cuda::FinalForce &ff) override;
 
  private:
   unsigned stream_seed;

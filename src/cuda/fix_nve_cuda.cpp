@@ -16,3 +16,9 @@ void FixNVECuda::device_final_integrate(Engine &engine)
 {
   engine.nve_final(dtf, groupbit);
 }
+
+bool FixNVECuda::device_final_integrate_with(Engine &engine, const mesogpu::cuda::FinalForce &ff)
+{
+  engine.nve_final_langevin(dtf, groupbit, ff);
+  return true;
+}

@@ -18,6 +18,10 @@ class FixNVECuda : public FixNVE, public DeviceFix {
   FixNVECuda(class LAMMPS *lmp, int narg, char **arg) : FixNVE(lmp, narg, arg) {}
   void device_initial_integrate(mesogpu::cuda::Engine &engine) override;
   void device_final_integrate(mesogpu::cuda::Engine &engine) override;
+  // a post-force fix's force (fix langevin/cuda) added in the same kernel
+  bool device_takes_final_force() const override { return true; }
+  bool device_final_integrate_with(mesogpu::cuda::Engine &engine,
+                                   const mesogpu::cuda::FinalForce &ff) override;
 };
 
 }    // namespace LAMMPS_NS

@@ -112,6 +112,13 @@ inline bool parse_yes_no(const char *value, bool &on, std::string &error)
   return parse_two_choices(value, "yes", "no", on, error);
 }
 
+// MESOGPU_FUSED_FINAL=yes|no: fix langevin/cuda's force added in fix nve/cuda's final half
+// step (one kernel) where the fixes follow each other (default yes)
+inline bool parse_fused_final(const char *value, bool &on, std::string &error)
+{
+  return parse_two_choices(value, "yes", "no", on, error);
+}
+
 // run_style verlet/cuda list_entries auto|16|32 (or MESOGPU_LIST_ENTRIES): the neighbour
 // list's entries, 0 for auto (32-bit, 16-bit cell entries only where 32-bit ones would not
 // leave enough device memory free), 16 or 32

@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <mpi.h>
 #include <sstream>
 #include <string>
@@ -926,6 +927,57 @@ TEST(GpuResident, LangevinStreamIsReproducible)
   c.cmds({"fix th all langevin/cuda 1.0 1.0 1.0 778", "run 200 post no"});
   EXPECT_EQ(a.positions(), b.positions());
   EXPECT_GT(max_rel_diff(a.positions(), c.positions()), 1e-6);
+}
+
+// fix langevin/cuda's force added in fix nve/cuda's final half step (one kernel, the
+// default) against the two kernels one after the other (MESOGPU_FUSED_FINAL=no): bitwise
+// the same positions, velocities and forces after 200 steps; the setup's log line says
+// which run fused
+void compare_fused_final(const std::vector<std::string> &fixes, const char *label)
+{
+  std::vector<double> x[2], v[2], f[2];
+  std::string text[2];
+  for (int r = 0; r < 2; ++r) {
+    unsetenv("MESOGPU_FUSED_FINAL");    // the default: fused
+    std::unique_ptr<ScopedEnv> off;
+    if (r == 1) off.reset(new ScopedEnv("MESOGPU_FUSED_FINAL", "no"));
+    Lmp dev;
+    lj_liquid(dev, true);
+    dev.cmds(fixes);
+    const std::string logfile = std::string("log.gpu_fused_final_") + (r ? "no" : "yes");
+    dev.cmds({"log " + logfile, "thermo 50", "run 200 post no", "log none"});
+    ASSERT_EQ(std::string(dev.lmp->update->integrate_style), "verlet/cuda");
+    x[r] = dev.positions();
+    v[r] = dev.peratom(dev.lmp->atom->v);
+    f[r] = dev.forces();
+    std::ifstream in(logfile);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text[r] = ss.str();
+    std::remove(logfile.c_str());
+  }
+  const std::string line = "verlet/cuda: fix th (langevin/cuda) adds its force in fix 1 "
+                           "(nve/cuda)'s final half step";
+  EXPECT_NE(text[0].find(line), std::string::npos) << label << ":\n" << text[0];
+  EXPECT_EQ(text[1].find("adds its force in fix"), std::string::npos) << label << ":\n" << text[1];
+  // (a NaN or a length mismatch gives HUGE_VAL)
+  const double dx = max_rel_diff(x[0], x[1]), dv = max_rel_diff(v[0], v[1]),
+               df = max_rel_diff(f[0], f[1]);
+  printf("[gpu] %s, fused vs separate kernels, 200 steps: x %.3g v %.3g f %.3g\n", label, dx, dv,
+         df);
+  EXPECT_EQ(dx, 0.0) << label;
+  EXPECT_EQ(dv, 0.0) << label;
+  EXPECT_EQ(df, 0.0) << label;
+}
+
+TEST(GpuResident, LangevinFusedFinalIsBitwiseSame)
+{
+  compare_fused_final({"fix th all langevin/cuda 1.2 1.2 0.5 4711"}, "same group");
+  // the thermostat on atoms 1..2000, the integrator on 1001..4000: atoms with the force
+  // alone, with both, with the half step alone
+  compare_fused_final({"group lg id <= 2000", "group ng id >= 1001", "unfix 1", "fix 1 ng nve/cuda",
+                       "fix th lg langevin/cuda 1.2 1.2 0.5 4711"},
+                      "other groups");
 }
 
 TEST(GpuResident, BerendsenReachesTarget)

@@ -175,6 +175,23 @@ TEST(GpuChoice, ParseTightList)
   EXPECT_FALSE(mesogpu::parse_tight_list(nullptr, mode, error));
 }
 
+TEST(GpuChoice, ParseFusedFinal)
+{
+  bool on = false;
+  std::string error;
+  EXPECT_TRUE(mesogpu::parse_fused_final("yes", on, error));
+  EXPECT_TRUE(on);
+  EXPECT_TRUE(mesogpu::parse_fused_final("no", on, error));
+  EXPECT_FALSE(on);
+  for (const char *bad : {"1", "0", "Yes", "true", "", "no "}) {
+    on = true;
+    EXPECT_FALSE(mesogpu::parse_fused_final(bad, on, error)) << bad;
+    EXPECT_TRUE(on) << bad;    // unchanged on a bad value
+    EXPECT_NE(error.find(std::string("'") + bad + "' is not yes or no"), std::string::npos);
+  }
+  EXPECT_FALSE(mesogpu::parse_fused_final(nullptr, on, error));
+}
+
 TEST(GpuChoice, ParseProfileSteps)
 {
   int first = -1, count = -1;
