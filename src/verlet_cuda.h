@@ -98,6 +98,9 @@ class VerletCuda : public Verlet, public DeviceContext {
   void post_force_and_final(int vflag);
   // the steps of each run a profiler records (MESOGPU_PROFILE_STEPS=FIRST:COUNT; -1: none)
   int profile_first = -1, profile_count = 0;
+  // (verlet_cuda_report.cpp) rank 0's setup line and the keywords' refusals; the device
+  // memory report by array
+  void log_setup(double host_s, double upload_s, double forces_s, double output_s, int n);
   void log_memory(const char *when);
   // reneighbouring steps on several ranks: on the device (keyword rebuild device, the
   // default, src/cuda/device_rebuild.h) or through the host; how many went each way in
