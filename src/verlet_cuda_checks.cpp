@@ -203,7 +203,7 @@ void VerletCuda::read_fused_final()
   std::string why;
   fused_final_allowed = true;
   const char *env = std::getenv("MESOGPU_FUSED_FINAL");
-  if (env && !mesogpu::parse_fused_final(env, fused_final_allowed, why))
+  if (env && !mesogpu::parse_yes_no(env, fused_final_allowed, why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_FUSED_FINAL: {}", why);
 }
 

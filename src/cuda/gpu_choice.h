@@ -106,15 +106,8 @@ inline bool parse_exchange(const char *value, ExchangePath &path, std::string &e
                              path, error);
 }
 
-// a yes|no keyword value (run_style verlet/cuda overlap, MESOGPU_OVERLAP)
+// a yes|no keyword value (run_style verlet/cuda overlap, MESOGPU_OVERLAP, MESOGPU_FUSED_FINAL)
 inline bool parse_yes_no(const char *value, bool &on, std::string &error)
-{
-  return parse_two_choices(value, "yes", "no", on, error);
-}
-
-// MESOGPU_FUSED_FINAL=yes|no: fix langevin/cuda's force added in fix nve/cuda's final half
-// step (one kernel) where the fixes follow each other (default yes)
-inline bool parse_fused_final(const char *value, bool &on, std::string &error)
 {
   return parse_two_choices(value, "yes", "no", on, error);
 }

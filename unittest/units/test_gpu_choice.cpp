@@ -4,6 +4,7 @@
 
 #include "gtest/gtest.h"
 
+#include <array>
 #include <initializer_list>
 #include <set>
 #include <string>
@@ -102,94 +103,61 @@ void expect_two_choices(bool (*parse)(const char *, bool &, std::string &), cons
   EXPECT_FALSE(parse(nullptr, flag, error));
 }
 
+// a keyword parser of three values: each name gives its value; each bad value, and a null
+// one, is refused with the value unchanged and an error that names it and the allowed ones
+template <class T>
+void expect_three_choices(bool (*parse)(const char *, T &, std::string &),
+                          const std::array<const char *, 3> &names, const std::array<T, 3> &values,
+                          std::initializer_list<const char *> bad, const std::string &allowed)
+{
+  T out = values[2];
+  std::string error;
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_TRUE(parse(names[k], out, error)) << names[k];
+    EXPECT_EQ(out, values[k]) << names[k];
+  }
+  for (const char *b : bad) {
+    out = values[1];
+    EXPECT_FALSE(parse(b, out, error)) << b;
+    EXPECT_EQ(out, values[1]) << b;    // unchanged on a bad value
+    EXPECT_NE(error.find(std::string("'") + b + "' is not " + allowed), std::string::npos) << error;
+  }
+  EXPECT_FALSE(parse(nullptr, out, error));
+}
+
 // run_style verlet/cuda exchange host|ipc|cuda-aware and MESOGPU_EXCHANGE
 TEST(GpuChoice, ParseExchange)
 {
   using mesogpu::ExchangePath;
-  ExchangePath path = ExchangePath::host;
-  std::string error;
-  EXPECT_TRUE(mesogpu::parse_exchange("ipc", path, error));
-  EXPECT_EQ(path, ExchangePath::ipc);
-  EXPECT_TRUE(mesogpu::parse_exchange("cuda-aware", path, error));
-  EXPECT_EQ(path, ExchangePath::cuda_aware);
-  EXPECT_TRUE(mesogpu::parse_exchange("host", path, error));
-  EXPECT_EQ(path, ExchangePath::host);
-  for (const char *bad : {"IPC", "nvlink", "", "yes", "cuda_aware", "cuda"}) {
-    path = ExchangePath::ipc;
-    EXPECT_FALSE(mesogpu::parse_exchange(bad, path, error)) << bad;
-    EXPECT_EQ(path, ExchangePath::ipc) << bad;    // unchanged on a bad value
-    EXPECT_NE(error.find(std::string("'") + bad + "' is not host, ipc or cuda-aware"),
-              std::string::npos)
-        << error;
-  }
-  EXPECT_FALSE(mesogpu::parse_exchange(nullptr, path, error));
+  expect_three_choices<ExchangePath>(
+      mesogpu::parse_exchange, {"host", "ipc", "cuda-aware"},
+      {ExchangePath::host, ExchangePath::ipc, ExchangePath::cuda_aware},
+      {"IPC", "nvlink", "", "yes", "cuda_aware", "cuda"}, "host, ipc or cuda-aware");
   // the ranks agree on the smallest path any asks for: host before cuda-aware before ipc
   EXPECT_LT(static_cast<int>(ExchangePath::host), static_cast<int>(ExchangePath::cuda_aware));
   EXPECT_LT(static_cast<int>(ExchangePath::cuda_aware), static_cast<int>(ExchangePath::ipc));
 }
 
-// run_style verlet/cuda overlap yes|no (MESOGPU_OVERLAP) and rebuild device|host
+// run_style verlet/cuda overlap yes|no (MESOGPU_OVERLAP, MESOGPU_FUSED_FINAL) and rebuild
+// device|host
 TEST(GpuChoice, ParseYesNoAndRebuild)
 {
-  expect_two_choices(mesogpu::parse_yes_no, "yes", "no", {"YES", "1", "", "sometimes"},
-                     "yes or no");
+  expect_two_choices(mesogpu::parse_yes_no, "yes", "no",
+                     {"YES", "1", "0", "Yes", "true", "", "no ", "sometimes"}, "yes or no");
   expect_two_choices(mesogpu::parse_rebuild, "device", "host", {"gpu", "Device", ""},
                      "device or host");
 }
 
 TEST(GpuChoice, ParseListEntries)
 {
-  int bits = -1;
-  std::string error;
-  EXPECT_TRUE(mesogpu::parse_list_entries("auto", bits, error));
-  EXPECT_EQ(bits, 0);
-  EXPECT_TRUE(mesogpu::parse_list_entries("16", bits, error));
-  EXPECT_EQ(bits, 16);
-  EXPECT_TRUE(mesogpu::parse_list_entries("32", bits, error));
-  EXPECT_EQ(bits, 32);
-  for (const char *bad : {"8", "64", "short", "", "16bit"}) {
-    bits = 32;
-    EXPECT_FALSE(mesogpu::parse_list_entries(bad, bits, error)) << bad;
-    EXPECT_EQ(bits, 32) << bad;    // unchanged on a bad value
-    EXPECT_NE(error.find(std::string("'") + bad + "' is not auto, 16 or 32"), std::string::npos);
-  }
-  EXPECT_FALSE(mesogpu::parse_list_entries(nullptr, bits, error));
+  expect_three_choices<int>(mesogpu::parse_list_entries, {"auto", "16", "32"}, {0, 16, 32},
+                            {"8", "64", "short", "", "16bit"}, "auto, 16 or 32");
 }
 
 TEST(GpuChoice, ParseTightList)
 {
-  int mode = 7;
-  std::string error;
-  EXPECT_TRUE(mesogpu::parse_tight_list("auto", mode, error));
-  EXPECT_EQ(mode, -1);
-  EXPECT_TRUE(mesogpu::parse_tight_list("yes", mode, error));
-  EXPECT_EQ(mode, 1);
-  EXPECT_TRUE(mesogpu::parse_tight_list("no", mode, error));
-  EXPECT_EQ(mode, 0);
-  for (const char *bad : {"1", "Yes", "cells", "", "auto "}) {
-    mode = 0;
-    EXPECT_FALSE(mesogpu::parse_tight_list(bad, mode, error)) << bad;
-    EXPECT_EQ(mode, 0) << bad;    // unchanged on a bad value
-    EXPECT_NE(error.find(std::string("'") + bad + "' is not auto, yes or no"), std::string::npos);
-  }
-  EXPECT_FALSE(mesogpu::parse_tight_list(nullptr, mode, error));
-}
-
-TEST(GpuChoice, ParseFusedFinal)
-{
-  bool on = false;
-  std::string error;
-  EXPECT_TRUE(mesogpu::parse_fused_final("yes", on, error));
-  EXPECT_TRUE(on);
-  EXPECT_TRUE(mesogpu::parse_fused_final("no", on, error));
-  EXPECT_FALSE(on);
-  for (const char *bad : {"1", "0", "Yes", "true", "", "no "}) {
-    on = true;
-    EXPECT_FALSE(mesogpu::parse_fused_final(bad, on, error)) << bad;
-    EXPECT_TRUE(on) << bad;    // unchanged on a bad value
-    EXPECT_NE(error.find(std::string("'") + bad + "' is not yes or no"), std::string::npos);
-  }
-  EXPECT_FALSE(mesogpu::parse_fused_final(nullptr, on, error));
+  expect_three_choices<int>(mesogpu::parse_tight_list, {"auto", "yes", "no"}, {-1, 1, 0},
+                            {"1", "Yes", "cells", "", "auto "}, "auto, yes or no");
 }
 
 TEST(GpuChoice, ParseProfileSteps)
