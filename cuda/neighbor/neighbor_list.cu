@@ -391,10 +391,38 @@ namespace cuda {
     s.built = false;
   }
 
+  // Neighbor::check_distance()'s trigger: (skin/2)^2, less what the box moved with
+  // boxcheck (orthogonal box)
+  double Engine::Impl::displacement_trigger() const
+  {
+    if (!box_check) return 0.25 * skin * skin;
+    double d1 = 0.0, d2 = 0.0;
+    for (int d = 0; d < 3; ++d) {
+      d1 += (lo[d] - lo_hold[d]) * (lo[d] - lo_hold[d]);
+      d2 += (hi[d] - hi_hold[d]) * (hi[d] - hi_hold[d]);
+    }
+    const double delta = std::max(0.0, 0.5 * (skin - (std::sqrt(d1) + std::sqrt(d2))));
+    return delta * delta;
+  }
+
+  void Engine::set_integrator_check(bool allowed)
+  {
+    impl->integrator_check = allowed;
+    impl->checked_in_integrator = false;
+  }
+
+  long long Engine::integrator_checks() const
+  {
+    return impl->integrator_checks;
+  }
+
   bool Engine::decide_rebuild()
   {
     Impl &s = *impl;
     s.decided_on_device = false;
+    // the integrator's pass of this step made the test (used once)
+    const bool checked_in_integrator = s.checked_in_integrator;
+    s.checked_in_integrator = false;
     if (!s.built) return true;
     s.ago++;
     if (s.tight) return true;    // a list without the skin holds for one step
@@ -409,22 +437,16 @@ namespace cuda {
         throw std::logic_error("mesogpu: check yes without the positions of the last "
                                "neighbour list build (internal error)");
       s.decided_on_device = true;
-      MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 2, 0, sizeof(int)));
-      double trigger = 0.25 * s.skin * s.skin;
-      if (s.box_check) {    // Neighbor::check_distance() with boxcheck (orthogonal box)
-        double d1 = 0.0, d2 = 0.0;
-        for (int d = 0; d < 3; ++d) {
-          d1 += (s.lo[d] - s.lo_hold[d]) * (s.lo[d] - s.lo_hold[d]);
-          d2 += (s.hi[d] - s.hi_hold[d]) * (s.hi[d] - s.hi_hold[d]);
-        }
-        const double delta = std::max(0.0, 0.5 * (s.skin - (std::sqrt(d1) + std::sqrt(d2))));
-        trigger = delta * delta;
+      if (checked_in_integrator)
+        s.integrator_checks++;
+      else {
+        MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 2, 0, sizeof(int)));
+        const acc triggersq = static_cast<acc>(s.displacement_trigger());
+        displacement_check_kernel<<<blocks(s.n), BLOCK>>>(
+            s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.xhold[0].get(), s.xhold[1].get(),
+            s.xhold[2].get(), triggersq, s.status.get() + 2);
+        MESOGPU_CUDA_LAUNCH_CHECK();
       }
-      const acc triggersq = static_cast<acc>(trigger);
-      displacement_check_kernel<<<blocks(s.n), BLOCK>>>(
-          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.xhold[0].get(), s.xhold[1].get(),
-          s.xhold[2].get(), triggersq, s.status.get() + 2);
-      MESOGPU_CUDA_LAUNCH_CHECK();
       // one 4-byte copy into page-locked memory, one wait
       MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.status_host + 2, s.status.get() + 2, sizeof(int),
                                         cudaMemcpyDeviceToHost, 0));

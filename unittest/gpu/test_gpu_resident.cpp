@@ -1000,6 +1000,56 @@ TEST(GpuResident, LangevinFusedFinalIsBitwiseSame)
                       "other groups");
 }
 
+// the displacement test of check yes made in fix nve/cuda's first half step against the
+// separate kernel (MESOGPU_FUSED_CHECK=no): the same test on the same values, so the same
+// rebuild steps and the same trajectory to the bit; the integrator made the tests where it
+// is the only fix that moves atoms and acts on all of them
+void compare_fused_check(const std::vector<std::string> &cmds, const char *label, bool fused)
+{
+  std::vector<double> x[2], v[2];
+  int builds[2] = {0, 0};
+  long long checks[2] = {0, 0};
+  for (int r = 0; r < 2; ++r) {
+    unsetenv("MESOGPU_FUSED_CHECK");    // the default: in the integrator's pass
+    std::unique_ptr<ScopedEnv> off;
+    if (r == 1) off.reset(new ScopedEnv("MESOGPU_FUSED_CHECK", "no"));
+    Lmp dev;
+    lj_liquid(dev, true);
+    dev.cmds(cmds);
+    dev.cmds({"thermo 50", "run 300 post no"});
+    ASSERT_EQ(std::string(dev.lmp->update->integrate_style), "verlet/cuda");
+    x[r] = dev.positions();
+    v[r] = dev.peratom(dev.lmp->atom->v);
+    builds[r] = dev.lmp->neighbor->ncalls;
+    checks[r] = engine_of(dev)->integrator_checks();
+  }
+  const double dx = max_rel_diff(x[0], x[1]), dv = max_rel_diff(v[0], v[1]);
+  printf("[gpu] %s, displacement test in the integrator (%lld tests) vs its own kernel, 300 "
+         "steps: x %.3g v %.3g; list builds %d / %d\n",
+         label, checks[0], dx, dv, builds[0], builds[1]);
+  EXPECT_EQ(dx, 0.0) << label;
+  EXPECT_EQ(dv, 0.0) << label;
+  EXPECT_EQ(builds[0], builds[1]) << label;
+  EXPECT_GT(builds[0], 2) << label;    // the test asked for rebuilds
+  EXPECT_EQ(checks[1], 0) << label;
+  if (fused)
+    EXPECT_GT(checks[0], 100) << label;
+  else
+    EXPECT_EQ(checks[0], 0) << label;
+}
+
+TEST(GpuResident, DisplacementTestInIntegratorIsBitwiseSame)
+{
+  compare_fused_check({}, "every 1 delay 0", true);
+  compare_fused_check({"neigh_modify every 2 delay 4 check yes"}, "every 2 delay 4", true);
+  // a group that is not all, and a second fix that moves atoms: the separate kernel
+  compare_fused_check({"group half id <= 2000", "unfix 1", "fix 1 half nve/cuda"}, "group half",
+                      false);
+  compare_fused_check({"group lo id <= 2000", "group hi id > 2000", "unfix 1", "fix 1 lo nve/cuda",
+                       "fix 2 hi nve/cuda"},
+                      "two integrators", false);
+}
+
 TEST(GpuResident, BerendsenReachesTarget)
 {
   Lmp cpu, dev;
