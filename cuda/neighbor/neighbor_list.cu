@@ -527,6 +527,13 @@ namespace cuda {
     // both are done again (wrapping wrapped positions is a no-op)
     const bool sort_due = s.sort_every > 0 && s.steps_since_sort >= s.sort_every && s.nlocal == s.n;
     const bool defer_cell_check = bin && s.has_pair_terms() && !sort_due;
+    const auto wrap = [&] {
+      wrap_kernel<<<blocks(s.n), BLOCK>>>(
+          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
+          s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(), box,
+          nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap, s.status.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    };
     for (bool rebin = true; rebin;) {
       rebin = false;
       // bin; grow the cell capacity and bin again on overflow
@@ -536,12 +543,7 @@ namespace cuda {
           s.cell_count.zero();
         }
         MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get(), 0, 4 * sizeof(int)));
-        wrap_kernel<<<blocks(s.n), BLOCK>>>(
-            s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
-            s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(),
-            box, nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap,
-            s.status.get());
-        MESOGPU_CUDA_LAUNCH_CHECK();
+        wrap();
         if (defer_cell_check) break;    // read with the build's status below
         MESOGPU_CUDA_CALL(
             cudaMemcpy(s.status_host, s.status.get(), 4 * sizeof(int), cudaMemcpyDeviceToHost));
@@ -553,12 +555,7 @@ namespace cuda {
         s.steps_since_sort = 0;
         s.sorts_done++;
         if (bin) s.cell_count.zero();
-        wrap_kernel<<<blocks(s.n), BLOCK>>>(
-            s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
-            s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(),
-            box, nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap,
-            s.status.get());
-        MESOGPU_CUDA_LAUNCH_CHECK();
+        wrap();
       }
       if (bin) {
         sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_atoms.get(),
