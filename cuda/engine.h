@@ -215,8 +215,16 @@ namespace cuda {
     // was that step rule alone (yes with check no, no between allowed steps) while the
     // list was built
     bool last_decision_read_device() const;
-    bool list_built() const;       // false: the next decide_rebuild() says yes
-    void build_neighbor_list();    // wraps positions into the box, updates images
+    // the displacement test of the next decide_rebuild() made by the integrator's own pass
+    // over the atoms (fix nve/cuda's first half step: the positions it writes are compared
+    // with the last build's, and the next decide_rebuild() only reads the answer): allowed
+    // by the run style where that integrator is the only fix that moves atoms in a step
+    // (MESOGPU_FUSED_CHECK=no: never), made where it acts on group all on one rank. The same
+    // test on the same values, so the same answers
+    void set_integrator_check(bool allowed);
+    long long integrator_checks() const;    // tests made so since this engine was made
+    bool list_built() const;                // false: the next decide_rebuild() says yes
+    void build_neighbor_list();             // wraps positions into the box, updates images
     // pairs LAMMPS's neigh_modify exclude removes from the list (after upload_atoms and
     // upload_mask; reset by upload_atoms)
     void set_exclusions(const HostExclusions &e);

@@ -495,7 +495,7 @@ void VerletCuda::setup_minimal(int flag)
 void VerletCuda::resident_setup(int flag, bool full)
 {
   check_styles();
-  if (full) read_fused_final();    // MESOGPU_FUSED_FINAL, before the device starts
+  if (full) read_fusion_switches();    // MESOGPU_FUSED_FINAL and _CHECK, before the device starts
   update->setupflag = 1;
   const double t0 = platform::walltime();
   if (full) {
@@ -587,7 +587,7 @@ void VerletCuda::resident_setup(int flag, bool full)
     device_error("setup", e);
   }
   check_thermo();
-  setup_fused_final(full);
+  setup_fusions(full);
   if (full) output->setup(flag);
   update->setupflag = 0;
   const double t4 = platform::walltime();

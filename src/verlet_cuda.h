@@ -90,11 +90,14 @@ class VerletCuda : public Verlet, public DeviceContext {
   // both allow it (DeviceFix::device_final_force): allowed (MESOGPU_FUSED_FINAL, read at
   // each setup), and in use for this run's fixes (decided at setup)
   bool fused_final_allowed = true, fused_final = false;
+  // the displacement test in fix nve/cuda's first half step (MESOGPU_FUSED_CHECK, read at
+  // each setup; Engine::set_integrator_check)
+  bool fused_check_allowed = true;
   // (verlet_cuda_checks.cpp) the variable; the decision after the fixes' device setup, with
   // its log line (full: a run's setup, not setup_minimal); the step's post-force and
   // final-integrate fixes
-  void read_fused_final();
-  void setup_fused_final(bool full);
+  void read_fusion_switches();
+  void setup_fusions(bool full);
   void post_force_and_final(int vflag);
   // the steps of each run a profiler records (MESOGPU_PROFILE_STEPS=FIRST:COUNT; -1: none)
   int profile_first = -1, profile_count = 0;

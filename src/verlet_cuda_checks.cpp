@@ -193,22 +193,31 @@ void VerletCuda::find_host_lists()
 
 /* ----------------------------------------------------------------------
    one pass over the atoms for the last post-force fix and the first final-integrate fix
-   (fix langevin/cuda's force in fix nve/cuda's half step): MESOGPU_FUSED_FINAL=yes|no
-   (default yes), read at each run's setup; whether this run's fixes pair up (after their
-   device setup, which refuses what they cannot do), and the line that says so
+   (fix langevin/cuda's force in fix nve/cuda's half step; MESOGPU_FUSED_FINAL=yes|no),
+   and for the integrator's first half step and the displacement test of check yes
+   (MESOGPU_FUSED_CHECK=yes|no); both default yes, read at each run's setup; whether this
+   run's fixes pair up (after their device setup, which refuses what they cannot do), and
+   the line that says so
 ------------------------------------------------------------------------- */
 
-void VerletCuda::read_fused_final()
+void VerletCuda::read_fusion_switches()
 {
   std::string why;
   fused_final_allowed = true;
   const char *env = std::getenv("MESOGPU_FUSED_FINAL");
   if (env && !mesogpu::parse_yes_no(env, fused_final_allowed, why))
     error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_FUSED_FINAL: {}", why);
+  fused_check_allowed = true;
+  env = std::getenv("MESOGPU_FUSED_CHECK");
+  if (env && !mesogpu::parse_yes_no(env, fused_check_allowed, why))
+    error->all(FLERR, "run_style verlet/cuda: environment variable MESOGPU_FUSED_CHECK: {}", why);
 }
 
-void VerletCuda::setup_fused_final(bool full)
+void VerletCuda::setup_fusions(bool full)
 {
+  // the displacement test in the integrator's pass: only where one fix moves the atoms
+  // (the engine also asks for group all and one rank's rows)
+  engine->set_integrator_check(fused_check_allowed && fix_initial.size() == 1);
   mesogpu::cuda::FinalForce ff;
   fused_final = fused_final_allowed && !fix_post_force.empty() && !fix_final.empty() &&
                 fix_final.front()->device_takes_final_force() &&

@@ -136,6 +136,19 @@ namespace cuda {
     int ago = 0;
     bool built = false;
     bool decided_on_device = false;    // the last decide_rebuild() ran the displacement test
+    // Engine::set_integrator_check; checked_in_integrator: the integrator's pass of this
+    // step made the test (status[2]) that the next decide_rebuild() reads
+    bool integrator_check = false, checked_in_integrator = false;
+    long long integrator_checks = 0;
+    // the next decide_rebuild() runs the displacement test (check yes, a step the rule
+    // ago >= delay, ago % every == 0 allows, a list with the skin) and its squared trigger
+    bool check_due_next() const
+    {
+      const int next = ago + 1;
+      return built && !tight && dist_check && next >= delay && next % every == 0 &&
+             xhold[0].size() == (size_t) n;
+    }
+    double displacement_trigger() const;
     DeviceArray<real> cutneighsq;
     int ncell[3] = {1, 1, 1};
     int cell_cap = 0, nbr_cap = 0;

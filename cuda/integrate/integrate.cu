@@ -13,10 +13,16 @@ namespace cuda {
 
     // ---- integrators ----------------------------------------------------------------
     // the arithmetic of LAMMPS FixNVE (dtfm = dtf / mass), so CPU and device agree
+    // Check: the displacement test of the coming decide_rebuild() on the positions just
+    // written (displacement_check_kernel's arithmetic, neighbor/neighbor_list.cu), for a
+    // group of every atom (Engine::set_integrator_check)
+    template <bool Check>
     __global__ void nve_initial_kernel(int n, acc *x0, acc *x1, acc *x2, acc *v0, acc *v1, acc *v2,
                                        const acc *f0, const acc *f1, const acc *f2, const int *type,
                                        const acc *mass, const acc *rmass, acc dtv, acc dtf,
-                                       PosType<real> *pos, const int *mask, int groupbit)
+                                       PosType<real> *pos, const int *mask, int groupbit,
+                                       const acc *h0, const acc *h1, const acc *h2, acc triggersq,
+                                       int *flag)
     {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n || !(mask[i] & groupbit)) return;
@@ -32,6 +38,10 @@ namespace cuda {
       pos[i].x = static_cast<real>(x);
       pos[i].y = static_cast<real>(y);
       pos[i].z = static_cast<real>(z);
+      if constexpr (Check) {
+        const acc dx = x - h0[i], dy = y - h1[i], dz = z - h2[i];
+        if (dx * dx + dy * dy + dz * dz > triggersq) *flag = 1;    // benign race: all write 1
+      }
     }
 
     // the per-atom bodies of fix nve's final half step and of fix langevin's force: one
@@ -343,12 +353,20 @@ namespace cuda {
   void Engine::nve_initial(double dtv, double dtf, int groupbit)
   {
     Impl &s = *impl;
-    nve_initial_kernel<<<blocks(s.nlocal), BLOCK>>>(
+    // the coming displacement test in this pass: every atom integrated (group all, bit 1),
+    // one rank's rows all owned (the separate test reads rows 0..n)
+    const bool check = s.integrator_check && groupbit == 1 && s.nlocal == s.n && s.check_due_next();
+    if (check) MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 2, 0, sizeof(int)));
+    const auto kernel = check ? nve_initial_kernel<true> : nve_initial_kernel<false>;
+    kernel<<<blocks(s.nlocal), BLOCK>>>(
         s.nlocal, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.v[0].get(), s.v[1].get(),
         s.v[2].get(), s.f[0].get(), s.f[1].get(), s.f[2].get(), s.type.get(), s.mass.get(),
         s.rmass_ptr(), static_cast<acc>(dtv), static_cast<acc>(dtf), s.pos.get(), s.mask.get(),
-        groupbit);
+        groupbit, check ? s.xhold[0].get() : nullptr, check ? s.xhold[1].get() : nullptr,
+        check ? s.xhold[2].get() : nullptr,
+        static_cast<acc>(check ? s.displacement_trigger() : 0.0), s.status.get() + 2);
     MESOGPU_CUDA_LAUNCH_CHECK();
+    s.checked_in_integrator = check;
   }
 
   void Engine::nve_final(double dtf, int groupbit)

@@ -177,20 +177,52 @@ namespace cuda {
     }
 
     // the cells' fill for groups of 8, 16 and 32 lanes (the slots the groups' rounds offer,
-    // summed over cells) and the atoms in cells (Impl::fill_host)
+    // summed over cells) and the atoms in cells (Impl::fill_host). A grid-stride loop and a
+    // sum per block: one atomic per block and counter (one per warp made ~7,000 atomics on
+    // each of four words at 10^6 atoms, serialised). Integer sums: any order, same result
     __global__ void cell_fill_kernel(int ncells, const int *cell_count, int cell_cap,
                                      unsigned long long *fill)
     {
-      const int c = blockIdx.x * blockDim.x + threadIdx.x;
-      const int m = c < ncells ? min(cell_count[c], cell_cap) : 0;
-      const unsigned long long v[4] = {
-          (unsigned long long) (m + 7) / 8 * 8, (unsigned long long) (m + 15) / 16 * 16,
-          (unsigned long long) (m + 31) / 32 * 32, (unsigned long long) m};
+      unsigned long long v[4] = {0, 0, 0, 0};
+      for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < ncells; c += blockDim.x * gridDim.x) {
+        const unsigned long long m = min(cell_count[c], cell_cap);
+        v[0] += (m + 7) / 8 * 8;
+        v[1] += (m + 15) / 16 * 16;
+        v[2] += (m + 31) / 32 * 32;
+        v[3] += m;
+      }
+      __shared__ unsigned long long warp_sums[BLOCK / 32][4];
+      const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
       for (int d = 0; d < 4; ++d) {
         unsigned long long x = v[d];
         for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(0xffffffffu, x, o);
-        if ((threadIdx.x & 31) == 0 && x) atomicAdd(&fill[d], x);
+        if (lane == 0) warp_sums[warp][d] = x;
       }
+      __syncthreads();
+      if (threadIdx.x < 4) {
+        unsigned long long x = 0;
+        for (int w = 0; w < BLOCK / 32; ++w) x += warp_sums[w][threadIdx.x];
+        if (x) atomicAdd(&fill[threadIdx.x], x);
+      }
+    }
+
+    // the binning's status words (read): lost atoms stop the run; true when every cell
+    // held its atoms, else the capacity grows for the next try
+    bool cells_fit(Engine::Impl &s)
+    {
+      if (s.status_host[3] > 0) {
+        std::ostringstream m;
+        m << "lost atoms: " << s.status_host[3] << " atoms left the box through a "
+          << "non-periodic boundary (box " << s.lo[0] << " " << s.hi[0] << ", " << s.lo[1] << " "
+          << s.hi[1] << ", " << s.lo[2] << " " << s.hi[2]
+          << "), as LAMMPS's 'thermo_modify lost error' stops a run (use boundary s or m, or "
+             "walls that keep the atoms inside)";
+        throw std::runtime_error(m.str());
+      }
+      if (s.status_host[0] <= s.cell_cap) return true;
+      s.cell_cap = static_cast<int>(
+          std::min<long long>(s.status_host[0] + s.status_host[0] / 8 + 4, (long long) s.n + 1));
+      return false;
     }
 
     // the fraction of a group's lanes that hold an atom, over the rounds of every cell
@@ -359,10 +391,38 @@ namespace cuda {
     s.built = false;
   }
 
+  // Neighbor::check_distance()'s trigger: (skin/2)^2, less what the box moved with
+  // boxcheck (orthogonal box)
+  double Engine::Impl::displacement_trigger() const
+  {
+    if (!box_check) return 0.25 * skin * skin;
+    double d1 = 0.0, d2 = 0.0;
+    for (int d = 0; d < 3; ++d) {
+      d1 += (lo[d] - lo_hold[d]) * (lo[d] - lo_hold[d]);
+      d2 += (hi[d] - hi_hold[d]) * (hi[d] - hi_hold[d]);
+    }
+    const double delta = std::max(0.0, 0.5 * (skin - (std::sqrt(d1) + std::sqrt(d2))));
+    return delta * delta;
+  }
+
+  void Engine::set_integrator_check(bool allowed)
+  {
+    impl->integrator_check = allowed;
+    impl->checked_in_integrator = false;
+  }
+
+  long long Engine::integrator_checks() const
+  {
+    return impl->integrator_checks;
+  }
+
   bool Engine::decide_rebuild()
   {
     Impl &s = *impl;
     s.decided_on_device = false;
+    // the integrator's pass of this step made the test (used once)
+    const bool checked_in_integrator = s.checked_in_integrator;
+    s.checked_in_integrator = false;
     if (!s.built) return true;
     s.ago++;
     if (s.tight) return true;    // a list without the skin holds for one step
@@ -377,22 +437,16 @@ namespace cuda {
         throw std::logic_error("mesogpu: check yes without the positions of the last "
                                "neighbour list build (internal error)");
       s.decided_on_device = true;
-      MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 2, 0, sizeof(int)));
-      double trigger = 0.25 * s.skin * s.skin;
-      if (s.box_check) {    // Neighbor::check_distance() with boxcheck (orthogonal box)
-        double d1 = 0.0, d2 = 0.0;
-        for (int d = 0; d < 3; ++d) {
-          d1 += (s.lo[d] - s.lo_hold[d]) * (s.lo[d] - s.lo_hold[d]);
-          d2 += (s.hi[d] - s.hi_hold[d]) * (s.hi[d] - s.hi_hold[d]);
-        }
-        const double delta = std::max(0.0, 0.5 * (s.skin - (std::sqrt(d1) + std::sqrt(d2))));
-        trigger = delta * delta;
+      if (checked_in_integrator)
+        s.integrator_checks++;
+      else {
+        MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 2, 0, sizeof(int)));
+        const acc triggersq = static_cast<acc>(s.displacement_trigger());
+        displacement_check_kernel<<<blocks(s.n), BLOCK>>>(
+            s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.xhold[0].get(), s.xhold[1].get(),
+            s.xhold[2].get(), triggersq, s.status.get() + 2);
+        MESOGPU_CUDA_LAUNCH_CHECK();
       }
-      const acc triggersq = static_cast<acc>(trigger);
-      displacement_check_kernel<<<blocks(s.n), BLOCK>>>(
-          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.xhold[0].get(), s.xhold[1].get(),
-          s.xhold[2].get(), triggersq, s.status.get() + 2);
-      MESOGPU_CUDA_LAUNCH_CHECK();
       // one 4-byte copy into page-locked memory, one wait
       MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.status_host + 2, s.status.get() + 2, sizeof(int),
                                         cudaMemcpyDeviceToHost, 0));
@@ -467,145 +521,152 @@ namespace cuda {
       s.cell_atoms.release();
       s.cell_count.zero();
     }
-    // bin; grow the cell capacity and bin again on overflow
-    for (;;) {
+    // bin, then build. Where a list is built and no sort is due, the cells' overflow and
+    // lost atoms are read with the build's status (one wait per build instead of two;
+    // every kernel reads at most cell_cap atoms of a cell); on overflow the cells grow and
+    // both are done again (wrapping wrapped positions is a no-op)
+    const bool sort_due = s.sort_every > 0 && s.steps_since_sort >= s.sort_every && s.nlocal == s.n;
+    const bool defer_cell_check = bin && s.has_pair_terms() && !sort_due;
+    const auto wrap = [&] {
+      wrap_kernel<<<blocks(s.n), BLOCK>>>(
+          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
+          s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(), box,
+          nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap, s.status.get());
+      MESOGPU_CUDA_LAUNCH_CHECK();
+    };
+    for (bool rebin = true; rebin;) {
+      rebin = false;
+      // bin; grow the cell capacity and bin again on overflow
+      for (;;) {
+        if (bin) {
+          s.cell_atoms.resize((size_t) ncells * s.cell_cap);
+          s.cell_count.zero();
+        }
+        MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get(), 0, 4 * sizeof(int)));
+        wrap();
+        if (defer_cell_check) break;    // read with the build's status below
+        MESOGPU_CUDA_CALL(
+            cudaMemcpy(s.status_host, s.status.get(), 4 * sizeof(int), cudaMemcpyDeviceToHost));
+        if (!cells_fit(s)) continue;
+        break;
+      }
+      if (sort_due) {
+        sort_atoms();    // reorders every per-atom array; the cell list must be built again
+        s.steps_since_sort = 0;
+        s.sorts_done++;
+        if (bin) s.cell_count.zero();
+        wrap();
+      }
       if (bin) {
-        s.cell_atoms.resize((size_t) ncells * s.cell_cap);
-        s.cell_count.zero();
+        sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_atoms.get(),
+                                                     s.cell_cap);
+        MESOGPU_CUDA_LAUNCH_CHECK();
       }
-      MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get(), 0, 4 * sizeof(int)));
-      wrap_kernel<<<blocks(s.n), BLOCK>>>(
-          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
-          s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(), box,
-          nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap, s.status.get());
-      MESOGPU_CUDA_LAUNCH_CHECK();
-      MESOGPU_CUDA_CALL(
-          cudaMemcpy(s.status_host, s.status.get(), 4 * sizeof(int), cudaMemcpyDeviceToHost));
-      if (s.status_host[3] > 0) {
-        std::ostringstream m;
-        m << "lost atoms: " << s.status_host[3] << " atoms left the box through a "
-          << "non-periodic boundary (box " << s.lo[0] << " " << s.hi[0] << ", " << s.lo[1] << " "
-          << s.hi[1] << ", " << s.lo[2] << " " << s.hi[2]
-          << "), as LAMMPS's 'thermo_modify lost error' stops a run (use boundary s or m, or "
-             "walls that keep the atoms inside)";
-        throw std::runtime_error(m.str());
+      // the build by cell needs the cells to give the images (no explicit images, 4 or more
+      // cells per periodic dimension)
+      const bool cells_give_images = !s.img_bits && by_cell_images(box, nc);
+      // the cells' fill, read with this build's status and used by the next build's choice
+      // (where the choice is not fixed and the cells give the images)
+      const bool measure_fill =
+          bin && s.fixed_cell_lanes < 0 && !s.fixed_build_group && cells_give_images;
+      if (measure_fill) {
+        s.cell_fill.resize(4);
+        s.cell_fill.zero();
+        cell_fill_kernel<<<std::min(blocks(ncells), 1024), BLOCK>>>(ncells, s.cell_count.get(),
+                                                                    s.cell_cap, s.cell_fill.get());
+        MESOGPU_CUDA_LAUNCH_CHECK();
       }
-      if (s.status_host[0] <= s.cell_cap) break;
-      // positions were wrapped already: wrapping again is a no-op, so retrying is safe
-      s.cell_cap = static_cast<int>(
-          std::min<long long>(s.status_host[0] + s.status_host[0] / 8 + 4, (long long) s.n + 1));
-    }
-    if (s.sort_every > 0 && s.steps_since_sort >= s.sort_every && s.nlocal == s.n) {
-      sort_atoms();    // reorders every per-atom array; the cell list must be built again
-      s.steps_since_sort = 0;
-      s.sorts_done++;
-      if (bin) s.cell_count.zero();
-      wrap_kernel<<<blocks(s.n), BLOCK>>>(
-          s.n, s.x[0].get(), s.x[1].get(), s.x[2].get(), s.image[0].get(), s.image[1].get(),
-          s.image[2].get(), s.xhold[0].get(), s.xhold[1].get(), s.xhold[2].get(), s.pos.get(), box,
-          nc, s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_cap, s.status.get());
-      MESOGPU_CUDA_LAUNCH_CHECK();
-    }
-    if (bin) {
-      sort_cells_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_atoms.get(),
-                                                   s.cell_cap);
-      MESOGPU_CUDA_LAUNCH_CHECK();
-    }
-    // the build by cell needs the cells to give the images (no explicit images, 4 or more
-    // cells per periodic dimension)
-    const bool cells_give_images = !s.img_bits && by_cell_images(box, nc);
-    // the cells' fill, read with this build's status and used by the next build's choice
-    // (where the choice is not fixed and the cells give the images)
-    const bool measure_fill =
-        bin && s.fixed_cell_lanes < 0 && !s.fixed_build_group && cells_give_images;
-    if (measure_fill) {
-      s.cell_fill.resize(4);
-      s.cell_fill.zero();
-      cell_fill_kernel<<<blocks(ncells), BLOCK>>>(ncells, s.cell_count.get(), s.cell_cap,
-                                                  s.cell_fill.get());
-      MESOGPU_CUDA_LAUNCH_CHECK();
-    }
-    if (s.has_pair_terms()) {
-      const long long nslots = (long long) ncells * s.cell_cap;
-      s.cell_pos.resize(nslots);
-      fill_cell_pos_kernel<<<blocks64(nslots), BLOCK>>>(nslots, s.cell_cap, s.cell_count.get(),
-                                                        s.cell_atoms.get(), s.pos.get(),
-                                                        s.cell_pos.get());
-      MESOGPU_CUDA_LAUNCH_CHECK();
-    }
-    const int4 sflag =
-        make_int4(s.special_flag[0], s.special_flag[1], s.special_flag[2], s.special_flag[3]);
-    // without pair forces nothing reads the list: binning (wrap, sort) is all a build does
-    AllocLabel nlabel("the neighbour list");
-    // lanes per atom of the build: ~27 cells of candidates each (cells of cut + skin)
-    s.build_group = s.fixed_build_group
-                        ? s.fixed_build_group
-                        : choose_lanes(s.nlocal, 27.0 * s.n / ncells, s.device_threads, 16.0);
-    // lanes per cell instead (build_by_cell_kernel) where the atoms fill the device and the
-    // cells' shifts give the images; MESOGPU_BUILD_LANES keeps lanes per atom
-    // (or MESOGPU_BUILD_CELL_LANES: by cell wherever the images allow, or never)
-    s.build_cell_lanes = 0;
-    if (cells_give_images) {
-      if (s.fixed_cell_lanes >= 0)
-        s.build_cell_lanes = s.fixed_cell_lanes;
-      else if (!s.fixed_build_group && s.build_group == 1) {
-        // from the mean atoms per cell; then, from the fill of the cells at the last build,
-        // back to lanes per atom where the groups' lanes would mostly idle (clustered atoms:
-        // a few full cells take several rounds each, many hold an atom or two)
-        s.build_cell_lanes = choose_cell_lanes(static_cast<double>(s.n) / ncells);
-        if (s.build_cell_lanes && s.fill_valid &&
-            cell_fill_fraction(s.fill_host, s.build_cell_lanes) <
-                (s.build_plain() ? MIN_FILL_PLAIN : MIN_FILL_FILTERED))
-          s.build_cell_lanes = 0;
+      if (s.has_pair_terms()) {
+        const long long nslots = (long long) ncells * s.cell_cap;
+        s.cell_pos.resize(nslots);
+        fill_cell_pos_kernel<<<blocks64(nslots), BLOCK>>>(nslots, s.cell_cap, s.cell_count.get(),
+                                                          s.cell_atoms.get(), s.pos.get(),
+                                                          s.cell_pos.get());
+        MESOGPU_CUDA_LAUNCH_CHECK();
       }
-    }
-    s.split_valid = false;
-    if (s.split_wanted()) {
-      AllocLabel label("the rows of the exchange overlap");
-      s.interior.resize(s.n);
-    }
-    while (s.has_pair_terms()) {
-      // the layout of this build (again after a growth); the other layout's array is freed
-      // before this one grows
-      s.cell_entries = choose_cell_entries(s);
-      if (s.cell_entries)
-        s.nbr.release();
-      else
-        s.nbr16.release();
-      // nbr_cap entries per atom, column-major: 64-bit size (past 2^31 at ~30 M LJ atoms)
-      if (s.cell_entries)
-        size_list(s, s.nbr16);
-      else
-        size_list(s, s.nbr);
-      MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 1, 0, sizeof(int)));
-      if (s.img_bits && s.nlocal < s.n)
-        throw std::logic_error("mesogpu: a rank's box with ghosts takes no explicit images");
-      if (s.img_bits)    // a periodic box below 2 x (cutoff + skin): explicit images
-        build_neighbors_images_kernel<<<blocks(s.n), BLOCK>>>(
-            s.n, s.pos.get(), box, nc, make_int3(s.img_reach[0], s.img_reach[1], s.img_reach[2]),
-            s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_pos.get(), s.cell_cap,
-            s.cutneighsq.get(), s.ntp1(), s.maxspecial ? s.nspecial.get() : nullptr,
-            s.maxspecial ? s.special.get() : nullptr, s.maxspecial, sflag, s.exclusion_view(),
-            s.nnbr.get(), s.nbr.get(), s.nbr_cap, s.status.get());
-      else if (s.build_cell_lanes)    // (neighbor/list_build.cu)
-        launch_build_by_cell(s, box, nc, sflag);
-      else
-        launch_build_by_atom(s, box, nc, sflag);
-      MESOGPU_CUDA_LAUNCH_CHECK();
-      if (measure_fill)    // (finished by the synchronous copy below)
-        MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.fill_host, s.cell_fill.get(),
-                                          4 * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                                          0));
-      MESOGPU_CUDA_CALL(
-          cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int), cudaMemcpyDeviceToHost));
-      s.fill_valid = measure_fill;
-      if (s.status_host[1] <= s.nbr_cap) break;
-      // grow, never truncate; the old list is freed before the new one is allocated. A
-      // margin of 1/32 + 4 above the longest list: the list is most of the engine's
-      // memory (LJ liquid: capacity 93 for a mean of 77.6, 2026-11-27), and a growth
-      // costs one build
-      s.nbr_cap = static_cast<int>(
-          std::min<double>(s.status_host[1] + s.status_host[1] / 32 + 4, s.nbr_limit()));
+      const int4 sflag =
+          make_int4(s.special_flag[0], s.special_flag[1], s.special_flag[2], s.special_flag[3]);
+      // without pair forces nothing reads the list: binning (wrap, sort) is all a build does
+      AllocLabel nlabel("the neighbour list");
+      // lanes per atom of the build: ~27 cells of candidates each (cells of cut + skin)
+      s.build_group = s.fixed_build_group
+                          ? s.fixed_build_group
+                          : choose_lanes(s.nlocal, 27.0 * s.n / ncells, s.device_threads, 16.0);
+      // lanes per cell instead (build_by_cell_kernel) where the atoms fill the device and the
+      // cells' shifts give the images; MESOGPU_BUILD_LANES keeps lanes per atom
+      // (or MESOGPU_BUILD_CELL_LANES: by cell wherever the images allow, or never)
+      s.build_cell_lanes = 0;
+      if (cells_give_images) {
+        if (s.fixed_cell_lanes >= 0)
+          s.build_cell_lanes = s.fixed_cell_lanes;
+        else if (!s.fixed_build_group && s.build_group == 1) {
+          // from the mean atoms per cell; then, from the fill of the cells at the last build,
+          // back to lanes per atom where the groups' lanes would mostly idle (clustered atoms:
+          // a few full cells take several rounds each, many hold an atom or two)
+          s.build_cell_lanes = choose_cell_lanes(static_cast<double>(s.n) / ncells);
+          if (s.build_cell_lanes && s.fill_valid &&
+              cell_fill_fraction(s.fill_host, s.build_cell_lanes) <
+                  (s.build_plain() ? MIN_FILL_PLAIN : MIN_FILL_FILTERED))
+            s.build_cell_lanes = 0;
+        }
+      }
+      s.split_valid = false;
+      if (s.split_wanted()) {
+        AllocLabel label("the rows of the exchange overlap");
+        s.interior.resize(s.n);
+      }
+      while (s.has_pair_terms()) {
+        // the layout of this build (again after a growth); the other layout's array is freed
+        // before this one grows
+        s.cell_entries = choose_cell_entries(s);
+        if (s.cell_entries)
+          s.nbr.release();
+        else
+          s.nbr16.release();
+        // nbr_cap entries per atom, column-major: 64-bit size (past 2^31 at ~30 M LJ atoms)
+        if (s.cell_entries)
+          size_list(s, s.nbr16);
+        else
+          size_list(s, s.nbr);
+        MESOGPU_CUDA_CALL(cudaMemsetAsync(s.status.get() + 1, 0, sizeof(int)));
+        if (s.img_bits && s.nlocal < s.n)
+          throw std::logic_error("mesogpu: a rank's box with ghosts takes no explicit images");
+        if (s.img_bits)    // a periodic box below 2 x (cutoff + skin): explicit images
+          build_neighbors_images_kernel<<<blocks(s.n), BLOCK>>>(
+              s.n, s.pos.get(), box, nc, make_int3(s.img_reach[0], s.img_reach[1], s.img_reach[2]),
+              s.cell_of.get(), s.cell_count.get(), s.cell_atoms.get(), s.cell_pos.get(), s.cell_cap,
+              s.cutneighsq.get(), s.ntp1(), s.maxspecial ? s.nspecial.get() : nullptr,
+              s.maxspecial ? s.special.get() : nullptr, s.maxspecial, sflag, s.exclusion_view(),
+              s.nnbr.get(), s.nbr.get(), s.nbr_cap, s.status.get());
+        else if (s.build_cell_lanes)    // (neighbor/list_build.cu)
+          launch_build_by_cell(s, box, nc, sflag);
+        else
+          launch_build_by_atom(s, box, nc, sflag);
+        MESOGPU_CUDA_LAUNCH_CHECK();
+        if (measure_fill)    // (finished by the synchronous copy below)
+          MESOGPU_CUDA_CALL(cudaMemcpyAsync(s.fill_host, s.cell_fill.get(),
+                                            4 * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                            0));
+        // (with the binning's words where their wait was left to this one)
+        if (defer_cell_check)
+          MESOGPU_CUDA_CALL(
+              cudaMemcpy(s.status_host, s.status.get(), 4 * sizeof(int), cudaMemcpyDeviceToHost));
+        else
+          MESOGPU_CUDA_CALL(cudaMemcpy(s.status_host + 1, s.status.get() + 1, sizeof(int),
+                                       cudaMemcpyDeviceToHost));
+        s.fill_valid = measure_fill;
+        if (defer_cell_check && !cells_fit(s)) {
+          rebin = true;    // bin and build again with the grown cells
+          break;
+        }
+        if (s.status_host[1] <= s.nbr_cap) break;
+        // grow, never truncate; the old list is freed before the new one is allocated. A
+        // margin of 1/32 + 4 above the longest list: the list is most of the engine's
+        // memory (LJ liquid: capacity 93 for a mean of 77.6, 2026-11-27), and a growth
+        // costs one build
+        s.nbr_cap = static_cast<int>(
+            std::min<double>(s.status_host[1] + s.status_host[1] / 32 + 4, s.nbr_limit()));
+      }
     }
     // lanes per atom of the pair kernels until the next build: the list's capacity per
     // atom (a little above the longest list) as the work per atom

@@ -519,6 +519,29 @@ TEST(GpuResident, NeighborSettingsAgree)
   EXPECT_LT(d, 1e-5);
 }
 
+// a droplet in a large box: the cells' first capacity (from the mean count, 0.7 atoms a
+// cell) is far below the droplet's ~18 atoms a cell, so the first build overflows them and
+// grows them (read with the list build's status, one wait per build); forces at step 0
+// and a 200-step trajectory against the CPU. The potential is shifted: the crystal block
+// relaxes at its surface, pairs cross the cutoff inward on balance, and the unshifted
+// energy's jumps (-0.036 per atom in 200 steps, on the CPU alike) would fail the NVE test
+void lj_droplet(Lmp &l, bool dev)
+{
+  l.cmds({"units lj", "atom_style atomic", "atom_modify map array sort 0 0", "lattice fcc 0.8442",
+          "region box block 0 12 0 12 0 12", "create_box 1 box", "region drop block 4 8 4 8 4 8",
+          "create_atoms 1 region drop", "mass 1 1.0", "velocity all create 0.7 4928 loop geom",
+          "pair_style " + S(dev, "lj/cut") + " 2.5", "pair_coeff 1 1 1.0 1.0",
+          "pair_modify shift yes", "neighbor 0.3 bin",
+          "neigh_modify every 1 delay 0 check yes", "timestep 0.005", "fix 1 all " + S(dev, "nve"),
+          "run_style " + S(dev, "verlet")});
+}
+
+TEST(GpuResident, CellsGrowForADroplet)
+{
+  compare_forces(lj_droplet, "lj droplet");
+  compare_trajectory(lj_droplet, "lj droplet 200", 200, TRAJ_PE_TOL);
+}
+
 TEST(GpuResident, SuffixSelectsRunStyle)
 {
   Lmp l(true);
@@ -978,6 +1001,56 @@ TEST(GpuResident, LangevinFusedFinalIsBitwiseSame)
   compare_fused_final({"group lg id <= 2000", "group ng id >= 1001", "unfix 1", "fix 1 ng nve/cuda",
                        "fix th lg langevin/cuda 1.2 1.2 0.5 4711"},
                       "other groups");
+}
+
+// the displacement test of check yes made in fix nve/cuda's first half step against the
+// separate kernel (MESOGPU_FUSED_CHECK=no): the same test on the same values, so the same
+// rebuild steps and the same trajectory to the bit; the integrator made the tests where it
+// is the only fix that moves atoms and acts on all of them
+void compare_fused_check(const std::vector<std::string> &cmds, const char *label, bool fused)
+{
+  std::vector<double> x[2], v[2];
+  int builds[2] = {0, 0};
+  long long checks[2] = {0, 0};
+  for (int r = 0; r < 2; ++r) {
+    unsetenv("MESOGPU_FUSED_CHECK");    // the default: in the integrator's pass
+    std::unique_ptr<ScopedEnv> off;
+    if (r == 1) off.reset(new ScopedEnv("MESOGPU_FUSED_CHECK", "no"));
+    Lmp dev;
+    lj_liquid(dev, true);
+    dev.cmds(cmds);
+    dev.cmds({"thermo 50", "run 300 post no"});
+    ASSERT_EQ(std::string(dev.lmp->update->integrate_style), "verlet/cuda");
+    x[r] = dev.positions();
+    v[r] = dev.peratom(dev.lmp->atom->v);
+    builds[r] = dev.lmp->neighbor->ncalls;
+    checks[r] = engine_of(dev)->integrator_checks();
+  }
+  const double dx = max_rel_diff(x[0], x[1]), dv = max_rel_diff(v[0], v[1]);
+  printf("[gpu] %s, displacement test in the integrator (%lld tests) vs its own kernel, 300 "
+         "steps: x %.3g v %.3g; list builds %d / %d\n",
+         label, checks[0], dx, dv, builds[0], builds[1]);
+  EXPECT_EQ(dx, 0.0) << label;
+  EXPECT_EQ(dv, 0.0) << label;
+  EXPECT_EQ(builds[0], builds[1]) << label;
+  EXPECT_GT(builds[0], 2) << label;    // the test asked for rebuilds
+  EXPECT_EQ(checks[1], 0) << label;
+  if (fused)
+    EXPECT_GT(checks[0], 100) << label;
+  else
+    EXPECT_EQ(checks[0], 0) << label;
+}
+
+TEST(GpuResident, DisplacementTestInIntegratorIsBitwiseSame)
+{
+  compare_fused_check({}, "every 1 delay 0", true);
+  compare_fused_check({"neigh_modify every 2 delay 4 check yes"}, "every 2 delay 4", true);
+  // a group that is not all, and a second fix that moves atoms: the separate kernel
+  compare_fused_check({"group half id <= 2000", "unfix 1", "fix 1 half nve/cuda"}, "group half",
+                      false);
+  compare_fused_check({"group lo id <= 2000", "group hi id > 2000", "unfix 1", "fix 1 lo nve/cuda",
+                       "fix 2 hi nve/cuda"},
+                      "two integrators", false);
 }
 
 TEST(GpuResident, BerendsenReachesTarget)
