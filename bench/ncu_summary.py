@@ -4,9 +4,10 @@
 Groups the profiled launches by kernel (its name and template arguments), and prints
 for each: launches, time and its share of the recorded steps, DRAM bytes read + written
 and the bandwidth they make over the kernel's time, L2 and L1 bytes, achieved occupancy,
-registers per thread and the SM and DRAM throughput as percentages of peak (time-weighted
-means). The metrics it reads are the ones bench/README.md ("Kernel profiles") passes to
-ncu.
+registers per thread, the SM and DRAM throughput as percentages of peak and, where
+recorded, the L1, L2 and issue-slot use as percentages of peak (time-weighted means; "-"
+where the metric was not recorded). The metrics it reads are the ones bench/README.md
+("Kernel profiles") passes to ncu.
 
 Usage: ncu_summary.py FILE.csv [--steps N]   (N: steps recorded, for time per step)
 """
@@ -86,7 +87,8 @@ def by_kernel(launches):
         m = rec["m"]
         t = m.get("gpu__time_duration.sum", 0.0)
         k = kern.setdefault(rec["name"], {"n": 0, "t": 0.0, "dram": 0.0, "l2": 0.0, "l1": 0.0,
-                                          "occ": 0.0, "sm": 0.0, "dpct": 0.0, "regs": 0})
+                                          "occ": 0.0, "sm": 0.0, "dpct": 0.0, "regs": 0,
+                                          **{x: None for x in EXTRA}})
         k["n"] += 1
         k["t"] += t
         k["dram"] += m.get("dram__bytes_read.sum", 0.0) + m.get("dram__bytes_write.sum", 0.0)
@@ -96,7 +98,23 @@ def by_kernel(launches):
         k["sm"] += t * m.get("sm__throughput.avg.pct_of_peak_sustained_elapsed", 0.0)
         k["dpct"] += t * m.get("dram__throughput.avg.pct_of_peak_sustained_elapsed", 0.0)
         k["regs"] = max(k["regs"], int(m.get("launch__registers_per_thread", 0)))
+        for x, metric in EXTRA.items():
+            if metric in m:
+                k[x] = (k[x] or 0.0) + t * m[metric]
     return kern
+
+
+# the optional columns: what bounds a kernel that is not DRAM-bound (gathers through L1
+# and L2, or instruction issue)
+EXTRA = OrderedDict([
+    ("L1%", "l1tex__throughput.avg.pct_of_peak_sustained_active"),
+    ("L2%", "lts__throughput.avg.pct_of_peak_sustained_elapsed"),
+    ("iss%", "sm__inst_issued.avg.pct_of_peak_sustained_active"),
+])
+
+
+def extra_columns(k, w):
+    return "".join(f" {'-' if k[x] is None else format(k[x] / w, '5.1f'):>5s}" for x in EXTRA)
 
 
 def main():
@@ -112,14 +130,15 @@ def main():
     print(f"== {a.csv}: {len(launches)} launches, {total * 1e3:.3f} ms of kernels"
           + (f", {total / a.steps * 1e6:.1f} us per step" if a.steps else ""))
     print(f"{'kernel':56s} {'n':>4s} {'ms':>8s} {'share':>6s} {'DRAM MB':>9s} {'GB/s':>7s} "
-          f"{'L2 MB':>9s} {'L1 MB':>9s} {'occ%':>5s} {'SM%':>5s} {'DRAM%':>5s} {'regs':>4s}")
+          f"{'L2 MB':>9s} {'L1 MB':>9s} {'occ%':>5s} {'SM%':>5s} {'DRAM%':>5s} {'regs':>4s}"
+          + "".join(f" {x:>5s}" for x in EXTRA))
     for name, k in sorted(kern.items(), key=lambda kv: -kv[1]["t"]):
         t = k["t"]
         w = t if t > 0 else 1
         print(f"{name[:56]:56s} {k['n']:4d} {t * 1e3:8.3f} {100 * t / total:5.1f}% "
               f"{k['dram'] / 1e6:9.1f} {k['dram'] / t / 1e9 if t else 0:7.0f} "
               f"{k['l2'] / 1e6:9.1f} {k['l1'] / 1e6:9.1f} {k['occ'] / w:5.1f} {k['sm'] / w:5.1f} "
-              f"{k['dpct'] / w:5.1f} {k['regs']:4d}")
+              f"{k['dpct'] / w:5.1f} {k['regs']:4d}" + extra_columns(k, w))
     dram = sum(k["dram"] for k in kern.values())
     print(f"{'all kernels':56s} {len(launches):4d} {total * 1e3:8.3f} 100.0% {dram / 1e6:9.1f} "
           f"{dram / total / 1e9:7.0f}")

@@ -80,6 +80,30 @@ class NcuSummary(unittest.TestCase):
         nve_line = [l for l in text.splitlines() if l.startswith("nve_initial_kernel")][0]
         self.assertEqual(nve_line.split()[5], "500")   # GB/s: 1e6 B / 2e-6 s
 
+    def test_extra_columns(self):
+        # L2 use recorded for the pair kernel only (20 % over 1 us, 60 % over 3 us): its
+        # time-weighted mean is 50 %; nve, without it, prints "-"
+        rows = []
+        for lid, name, t, l2 in [("0", PAIR, "1", "20"), ("1", NVE, "2", None), ("2", PAIR, "3", "60")]:
+            rows.append((lid, name, "gpu__time_duration.sum", "us", t))
+            if l2 is not None:
+                rows.append((lid, name, "lts__throughput.avg.pct_of_peak_sustained_elapsed", "%", l2))
+        write_csv(rows, self.path)
+        kern = ncu_summary.by_kernel(ncu_summary.read(self.path))
+        pair = kern["pair_forces_kernel<PairLJDev,WideList,0,0,1>"]
+        self.assertAlmostEqual(pair["L2%"] / pair["t"], (1 * 20 + 3 * 60) / 4)
+        self.assertIsNone(kern["nve_initial_kernel"]["L2%"])
+        sys.argv = ["ncu_summary.py", self.path]
+        out = io.StringIO()
+        with redirect_stdout(out):
+            ncu_summary.main()
+        lines = out.getvalue().splitlines()
+        self.assertEqual(lines[1].split()[-3:], ["L1%", "L2%", "iss%"])
+        pair_line = [l for l in lines if l.startswith("pair_forces_kernel")][0]
+        self.assertEqual(pair_line.split()[-3:], ["-", "50.0", "-"])
+        nve_line = [l for l in lines if l.startswith("nve_initial_kernel")][0]
+        self.assertEqual(nve_line.split()[-3:], ["-", "-", "-"])
+
     def test_empty_and_bad_unit(self):
         with open(self.path, "w") as f:
             f.write("==PROF== No kernels were profiled.\n")
