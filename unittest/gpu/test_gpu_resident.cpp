@@ -531,9 +531,8 @@ void lj_droplet(Lmp &l, bool dev)
           "region box block 0 12 0 12 0 12", "create_box 1 box", "region drop block 4 8 4 8 4 8",
           "create_atoms 1 region drop", "mass 1 1.0", "velocity all create 0.7 4928 loop geom",
           "pair_style " + S(dev, "lj/cut") + " 2.5", "pair_coeff 1 1 1.0 1.0",
-          "pair_modify shift yes", "neighbor 0.3 bin",
-          "neigh_modify every 1 delay 0 check yes", "timestep 0.005", "fix 1 all " + S(dev, "nve"),
-          "run_style " + S(dev, "verlet")});
+          "pair_modify shift yes", "neighbor 0.3 bin", "neigh_modify every 1 delay 0 check yes",
+          "timestep 0.005", "fix 1 all " + S(dev, "nve"), "run_style " + S(dev, "verlet")});
 }
 
 TEST(GpuResident, CellsGrowForADroplet)
