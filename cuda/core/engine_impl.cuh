@@ -140,13 +140,13 @@ namespace cuda {
     // step made the test (status[2]) that the next decide_rebuild() reads
     bool integrator_check = false, checked_in_integrator = false;
     long long integrator_checks = 0;
+    // neigh_modify's step rule: a list `steps` steps old may be rebuilt (decide_rebuild)
+    bool step_allows(int steps) const { return steps >= delay && steps % every == 0; }
     // the next decide_rebuild() runs the displacement test (check yes, a step the rule
-    // ago >= delay, ago % every == 0 allows, a list with the skin) and its squared trigger
+    // allows, a list with the skin) and its squared trigger
     bool check_due_next() const
     {
-      const int next = ago + 1;
-      return built && !tight && dist_check && next >= delay && next % every == 0 &&
-             xhold[0].size() == (size_t) n;
+      return built && !tight && dist_check && step_allows(ago + 1) && xhold[0].size() == (size_t) n;
     }
     double displacement_trigger() const;
     DeviceArray<real> cutneighsq;

@@ -344,11 +344,6 @@ namespace cuda {
     }
   }
 
-  namespace {
-    // the cell grid for the current box and cutneighmax (at set_neighbor, and again at a
-    // list build after the box changed)
-  }    // namespace
-
   void Engine::set_neighbor(double cutneighmax, double skin, const std::vector<double> &cutneighsq,
                             int every, int delay, bool dist_check)
   {
@@ -426,7 +421,7 @@ namespace cuda {
     if (!s.built) return true;
     s.ago++;
     if (s.tight) return true;    // a list without the skin holds for one step
-    if (s.ago >= s.delay && s.ago % s.every == 0) {
+    if (s.step_allows(s.ago)) {
       if (!s.dist_check) {
         s.rebuild_streak++;
         return true;
@@ -547,8 +542,7 @@ namespace cuda {
         if (defer_cell_check) break;    // read with the build's status below
         MESOGPU_CUDA_CALL(
             cudaMemcpy(s.status_host, s.status.get(), 4 * sizeof(int), cudaMemcpyDeviceToHost));
-        if (!cells_fit(s)) continue;
-        break;
+        if (cells_fit(s)) break;
       }
       if (sort_due) {
         sort_atoms();    // reorders every per-atom array; the cell list must be built again
