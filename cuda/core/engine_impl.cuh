@@ -168,7 +168,7 @@ namespace cuda {
     int fixed_cell_lanes = -1;    // MESOGPU_BUILD_CELL_LANES (-1: chosen)
     // the tight list: the neighbour list without the skin, built at every step, where a list
     // with the skin would live one step anyway (Engine::set_tight_list;
-    // neighbor/neighbor_list.cu): asked for (-1 auto, 0 no, 1 yes), taken by the last build
+    // neighbor/rebuild_decision.cu): asked for (-1 auto, 0 no, 1 yes), taken by the last build
     // (tight), the builds of that kind in a row, the rebuilds in a row the displacement test
     // asked for, and the builds so made this run
     int tight_setting = -1;

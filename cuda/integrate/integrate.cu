@@ -14,7 +14,7 @@ namespace cuda {
     // ---- integrators ----------------------------------------------------------------
     // the arithmetic of LAMMPS FixNVE (dtfm = dtf / mass), so CPU and device agree
     // Check: the displacement test of the coming decide_rebuild() on the positions just
-    // written (displacement_check_kernel's arithmetic, neighbor/neighbor_list.cu), for a
+    // written (displacement_check_kernel's arithmetic, neighbor/rebuild_decision.cu), for a
     // group of every atom (Engine::set_integrator_check)
     template <bool Check>
     __global__ void nve_initial_kernel(int n, acc *x0, acc *x1, acc *x2, acc *v0, acc *v1, acc *v2,
