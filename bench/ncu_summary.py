@@ -79,9 +79,23 @@ def read(path):
     return launches
 
 
+# the optional columns: what bounds a kernel that is not DRAM-bound (gathers through L1
+# and L2, or instruction issue)
+EXTRA = OrderedDict([
+    ("L1%", "l1tex__throughput.avg.pct_of_peak_sustained_active"),
+    ("L2%", "lts__throughput.avg.pct_of_peak_sustained_elapsed"),
+    ("iss%", "sm__inst_issued.avg.pct_of_peak_sustained_active"),
+])
+
+
+def extra_columns(k, w):
+    return "".join(f" {'-' if k[x] is None else format(k[x] / w, '5.1f'):>5s}" for x in EXTRA)
+
+
 def by_kernel(launches):
     """the launches summed per kernel name: count n, time t (s), DRAM/L2/L1 bytes, and the
-    time-weighted sums of occupancy, SM and DRAM throughput (%) (divide by t), registers"""
+    time-weighted sums of occupancy, SM and DRAM throughput (%) (divide by t), registers,
+    and the time-weighted sums of the EXTRA columns (None where no launch recorded one)"""
     kern = OrderedDict()
     for rec in launches.values():
         m = rec["m"]
@@ -102,19 +116,6 @@ def by_kernel(launches):
             if metric in m:
                 k[x] = (k[x] or 0.0) + t * m[metric]
     return kern
-
-
-# the optional columns: what bounds a kernel that is not DRAM-bound (gathers through L1
-# and L2, or instruction issue)
-EXTRA = OrderedDict([
-    ("L1%", "l1tex__throughput.avg.pct_of_peak_sustained_active"),
-    ("L2%", "lts__throughput.avg.pct_of_peak_sustained_elapsed"),
-    ("iss%", "sm__inst_issued.avg.pct_of_peak_sustained_active"),
-])
-
-
-def extra_columns(k, w):
-    return "".join(f" {'-' if k[x] is None else format(k[x] / w, '5.1f'):>5s}" for x in EXTRA)
 
 
 def main():
